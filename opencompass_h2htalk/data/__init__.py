@@ -1,0 +1,1 @@
+"""Scenario schema, personas, prompts and loaders (no OpenCompass imports)."""

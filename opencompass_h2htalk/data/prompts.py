@@ -1,0 +1,133 @@
+"""Subtask instructions and prompt rendering for H2HTalk-Open.
+
+Written for this project in our own words; the upstream templates were read for the *shape* of
+each subtask only. The SYSTEM turn carries the persona and the subtask instruction; the HUMAN
+turn carries the context (history, memories, schedule, ...) rendered as labelled text.
+
+Pure Python: no OpenCompass import.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Dict, List, Mapping
+
+from .personas import Persona
+
+PROMPT_VERSION = 'open-v1'
+
+#: Shared rules appended to every instruction.
+COMMON_RULES_ZH = ('请始终使用简体中文，保持上面的角色设定，语气真诚自然；不要提及你是哪家公司或哪个模型，'
+                   '也不要输出任何解释、标题或引号，只输出要求的内容。')
+
+#: One instruction per subtask (Simplified Chinese).
+INSTRUCTIONS_ZH: Dict[str, str] = {
+    'dialogue_base': (
+        '【任务】你正在和用户聊天。请阅读对话记录，只回复用户的最新消息。'
+        '用一到两句话，不超过40个字；可以在中文括号里写一个简短的动作或神态；'
+        '顺着用户的话题回应，适当引导对方多说一点。'),
+    'dialogue_emotion': (
+        '【任务】用户此刻情绪低落或不安。请先说出你感受到的情绪并表示理解，'
+        '再给出温和、具体的支持（陪伴、一个简单的调节办法，或换个角度看待），不评判、不说教。'
+        '二到四句话，不超过90个字，可在中文括号里写动作或神态。'
+        '如果用户流露出伤害自己或他人的念头，要认真对待，并鼓励对方联系信任的人或专业援助。'),
+    'dialogue_schedule': (
+        '【任务】你有自己的生活。下面给出你今天的日程和你此刻正在做的事。'
+        '回复用户的最新消息时，自然地带上你此刻的活动，与日程保持一致，不编造日程以外的安排。'
+        '一到三句话，不超过60个字，可在中文括号里写动作或神态。'),
+    'recollection_synthesize': (
+        '【任务】请从对话中找出值得记住的关于用户的信息。每条一行，格式为“类别｜内容｜时效”：'
+        '类别从“姓名、年龄、所在地、生日、性格、职业、学业、工作、健康、睡眠、情绪、饮食、爱好、娱乐、旅行、'
+        '亲友、恋爱、宠物、计划、其他”中选一个；内容以“用户”开头，不超过20个字；'
+        '时效写“短期”（约一周内有用）、“中期”（约几个月）或“长期”。只记录用户亲口说出的信息，不做推测。'
+        '如果没有值得记住的信息，只输出“无可记录的信息”。'),
+    'recollection_refine': (
+        '【任务】下面是一条关于用户的记忆。请把它改写成用户口吻的第一人称短句，语气轻松可爱，'
+        '不超过40个字；保持原意，只写一件事，不添加记忆里没有的信息。'),
+    'recollection_initialize': (
+        '【任务】请主动给用户发一条消息，开启今天的聊天：从下面的一条记忆自然切入（例如“上次你说……”），'
+        '表达关心或分享一个相关的小念头，最后用一个轻松的问题收尾。'
+        '不编造记忆里没有的事实；一到三句话，不超过70个字，可在中文括号里写动作或神态。'),
+    'itinerary_basic': (
+        '【任务】请根据你和用户共同的爱好以及关于用户的记忆，规划你今天的一天，其中安排一段和用户一起的时光，'
+        '并用一段话概括。以“今天，”开头，用第三人称（写你的名字和用户的称呼），'
+        '覆盖上午、下午和晚上，节奏松弛、切实可行，80到150个字。'),
+    'itinerary_middle': (
+        '【任务】下面是你今天的一天概要。请把它整理成按时间排列的日程：每行一项，格式为“HH:MM 活动”，'
+        '活动不超过10个字；共5到8项，时间由早到晚，最后一项是22:00到23:30之间的休息；'
+        '概要里的安排都要出现，不加与概要矛盾的内容。日程后空一行，用一句“（备注：……）”说明其中一个安排的用意。'),
+    'itinerary_advanced': (
+        '【任务】下面是你今天的日程，以及你此刻所在的时间段。请把这个时间段展开成详细的分步安排：'
+        '3到5步，每步一行，格式为“序号. HH:MM 描述”，时间在该时间段内逐步推进；'
+        '每一步写出具体的地点、物品或食物等细节，符合你的角色设定，并与当天其余日程衔接。150到300个字。'),
+    'itinerary_feedback': (
+        '【任务】你此刻正在做某件事，用户对此发来了评论。请用第一人称回一句话（不超过40个字），'
+        '贴合用户的语气，真诚温暖，可以邀请用户接着聊；不要添加和当前活动无关的新事件。'),
+    'itinerary_initialize': (
+        '【任务】请主动告诉用户你此刻在做什么，并结合关于用户的记忆自然地关心对方或邀请对方分享。'
+        '一到三句话，不超过70个字，可在中文括号里写动作或神态；不编造记忆里没有的事实。'),
+}
+
+#: Labels used when rendering inputs into the HUMAN turn.
+_LABELS_ZH = {
+    'user_name': '用户的称呼',
+    'hobbies': '你们共同的爱好',
+    'memories': '关于用户的记忆',
+    'today_schedule': '你今天的日程',
+    'current_activity': '你此刻正在做的事',
+    'day_overview': '今天的一天概要',
+    'time_slot': '此刻所在的时间段',
+    'history': '对话记录',
+    'user_feedback': '用户的评论',
+    'user_message': '用户的最新消息',
+}
+#: Rendering order of input fields in the HUMAN turn.
+_FIELD_ORDER = ('user_name', 'hobbies', 'memories', 'today_schedule', 'day_overview', 'current_activity', 'time_slot',
+                'history', 'user_feedback', 'user_message')
+_ROLE_ZH = {'user': '用户', 'assistant': '你'}
+_CLOSING_ZH = {
+    'dialogue': '请回复用户的最新消息。',
+    'recollection_synthesize': '请按要求列出值得记住的信息。',
+    'recollection_refine': '请改写这条记忆。',
+    'recollection_initialize': '请发出你的开场消息。',
+    'itinerary_basic': '请写出今天的安排概括。',
+    'itinerary_middle': '请整理成日程。',
+    'itinerary_advanced': '请展开这个时间段。',
+    'itinerary_feedback': '请回复用户的评论。',
+    'itinerary_initialize': '请发出你的消息。',
+}
+
+
+def system_prompt(persona: Persona, subtask: str) -> str:
+    """Returns the SYSTEM turn: persona description, the subtask instruction and shared rules."""
+    return f'【角色设定】\n{persona.description}\n\n{INSTRUCTIONS_ZH[subtask]}\n{COMMON_RULES_ZH}'
+
+
+def _render_value(key: str, value: Any) -> str:
+    if key == 'history':
+        return '\n'.join(f'{_ROLE_ZH[t["role"]]}：{t["content"]}' for t in value)
+    if key == 'today_schedule':
+        return '\n'.join(f'{s["time"]} {s["activity"]}' for s in value)
+    if key == 'time_slot':
+        return f'{value["time"]} {value["activity"]}'
+    if key in ('memories', 'hobbies'):
+        return '\n'.join(f'- {v}' for v in value)
+    return str(value)
+
+
+def user_prompt(subtask: str, inputs: Mapping[str, Any]) -> str:
+    """Renders a scenario's inputs as the HUMAN turn (labelled blocks, fixed order)."""
+    blocks: List[str] = []
+    for key in _FIELD_ORDER:
+        if key in inputs and inputs[key] not in (None, [], ''):
+            blocks.append(f'【{_LABELS_ZH[key]}】\n{_render_value(key, inputs[key])}')
+    closing = _CLOSING_ZH.get(subtask) or _CLOSING_ZH['dialogue']
+    blocks.append(closing)
+    return '\n\n'.join(blocks)
+
+
+def prompt_hash() -> str:
+    """SHA-256 (first 12 hex digits) of every instruction and rendering rule; recorded in results."""
+    blob = json.dumps([PROMPT_VERSION, COMMON_RULES_ZH, INSTRUCTIONS_ZH, _LABELS_ZH, _FIELD_ORDER, _CLOSING_ZH],
+                      ensure_ascii=False, sort_keys=True)
+    return hashlib.sha256(blob.encode('utf-8')).hexdigest()[:12]

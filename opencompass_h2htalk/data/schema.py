@@ -1,0 +1,349 @@
+"""Scenario schema for H2HTalk-Open, and its validator.
+
+This module is pure Python (no OpenCompass, no third-party imports) so that data can
+be checked anywhere, including by ``python -m opencompass_h2htalk.data.schema FILE...``.
+
+A scenario file is JSON Lines, one record per line. Every record has the same top-level
+fields; the ``inputs`` object holds the fields its subtask needs (see ``INPUT_FIELDS``).
+Errors name the file, the 1-based line and the field, e.g.::
+
+    dialogue_base.jsonl:7: field 'inputs.history[2].role': expected one of ['assistant', 'user'], got 'bot'
+"""
+from __future__ import annotations
+
+import json
+import re
+import sys
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
+
+SCHEMA_VERSION = '1.0'
+
+#: Subtask -> dimension, in the order the benchmark reports them.
+SUBTASKS: Dict[str, str] = {
+    'dialogue_base': 'dialogue',
+    'dialogue_emotion': 'dialogue',
+    'dialogue_schedule': 'dialogue',
+    'recollection_synthesize': 'recollection',
+    'recollection_refine': 'recollection',
+    'recollection_initialize': 'recollection',
+    'itinerary_basic': 'itinerary',
+    'itinerary_middle': 'itinerary',
+    'itinerary_advanced': 'itinerary',
+    'itinerary_feedback': 'itinerary',
+    'itinerary_initialize': 'itinerary',
+}
+DIMENSIONS: Tuple[str, ...] = ('dialogue', 'recollection', 'itinerary')
+LANGUAGES: Tuple[str, ...] = ('zh', 'en')
+
+TOP_LEVEL_FIELDS: Tuple[str, ...] = ('id', 'subtask', 'dimension', 'language', 'persona', 'inputs', 'reference',
+                                     'tags')
+ID_PATTERN = re.compile(r'^[a-z0-9][a-z0-9_.-]{2,80}$')
+TIME_PATTERN = re.compile(r'^([01]\d|2[0-3]):[0-5]\d$')
+
+
+class ScenarioError(ValueError):
+    """A record (or file) that does not follow the schema.
+
+    Attributes:
+        path: File the record came from.
+        line: 1-based line number (0 when the error concerns the whole file).
+        field: Dotted path of the offending field ('' for the whole record).
+    """
+
+    def __init__(self, path: str, line: int, field: str, message: str):
+        self.path, self.line, self.field, self.message = path, line, field, message
+        where = f'{path}:{line}' if line else path
+        what = f"field '{field}': " if field else ''
+        super().__init__(f'{where}: {what}{message}')
+
+
+# --------------------------------------------------------------------------- field checkers
+# Each checker returns None when the value is fine, else (sub-field, message).
+Check = Callable[[Any], Optional[Tuple[str, str]]]
+
+
+def _nonempty_str(value: Any) -> Optional[Tuple[str, str]]:
+    if not isinstance(value, str):
+        return '', f'expected a string, got {type(value).__name__}'
+    if not value.strip():
+        return '', 'must not be empty'
+    return None
+
+
+def _list_of(item: Check, min_len: int = 0, max_len: Optional[int] = None) -> Check:
+    def check(value: Any) -> Optional[Tuple[str, str]]:
+        if not isinstance(value, list):
+            return '', f'expected a list, got {type(value).__name__}'
+        if len(value) < min_len:
+            return '', f'expected at least {min_len} item(s), got {len(value)}'
+        if max_len is not None and len(value) > max_len:
+            return '', f'expected at most {max_len} item(s), got {len(value)}'
+        for i, v in enumerate(value):
+            err = item(v)
+            if err:
+                return f'[{i}]{err[0]}', err[1]
+        return None
+
+    return check
+
+
+def _object(fields: Mapping[str, Check]) -> Check:
+    def check(value: Any) -> Optional[Tuple[str, str]]:
+        if not isinstance(value, dict):
+            return '', f'expected an object, got {type(value).__name__}'
+        for key in fields:
+            if key not in value:
+                return f'.{key}', 'missing'
+        for key in value:
+            if key not in fields:
+                return f'.{key}', f'unknown field (allowed: {sorted(fields)})'
+        for key, sub in fields.items():
+            err = sub(value[key])
+            if err:
+                return f'.{key}{err[0]}', err[1]
+        return None
+
+    return check
+
+
+def _one_of(options: Sequence[str]) -> Check:
+    def check(value: Any) -> Optional[Tuple[str, str]]:
+        if value not in options:
+            return '', f'expected one of {sorted(options)}, got {value!r}'
+        return None
+
+    return check
+
+
+def _time(value: Any) -> Optional[Tuple[str, str]]:
+    if not isinstance(value, str) or not TIME_PATTERN.match(value):
+        return '', f'expected a 24-hour time HH:MM, got {value!r}'
+    return None
+
+
+_TURN = _object({'role': _one_of(('user', 'assistant')), 'content': _nonempty_str})
+_SLOT = _object({'time': _time, 'activity': _nonempty_str})
+
+
+def _schedule(value: Any) -> Optional[Tuple[str, str]]:
+    err = _list_of(_SLOT, min_len=2)(value)
+    if err:
+        return err
+    times = [slot['time'] for slot in value]
+    if times != sorted(times):
+        return '', f'times must be in increasing order, got {times}'
+    return None
+
+
+def _tags(value: Any) -> Optional[Tuple[str, str]]:
+    if not isinstance(value, dict):
+        return '', f'expected an object of string values, got {type(value).__name__}'
+    for k, v in value.items():
+        if not isinstance(v, str) or not v:
+            return f'.{k}', 'tag values must be non-empty strings'
+    return None
+
+
+#: Every input field the schema knows, with its checker.
+FIELD_CHECKS: Dict[str, Check] = {
+    'user_name': _nonempty_str,
+    'history': _list_of(_TURN),
+    'user_message': _nonempty_str,
+    'memories': _list_of(_nonempty_str, min_len=1),
+    'hobbies': _list_of(_nonempty_str, min_len=1),
+    'today_schedule': _schedule,
+    'current_activity': _nonempty_str,
+    'day_overview': _nonempty_str,
+    'time_slot': _SLOT,
+    'user_feedback': _nonempty_str,
+}
+
+#: Per subtask: (required input fields, optional input fields).
+INPUT_FIELDS: Dict[str, Tuple[Tuple[str, ...], Tuple[str, ...]]] = {
+    'dialogue_base': (('history', 'user_message'), ('user_name',)),
+    'dialogue_emotion': (('user_message',), ('history', 'user_name')),
+    'dialogue_schedule': (('today_schedule', 'current_activity', 'user_message'), ('history', 'user_name')),
+    'recollection_synthesize': (('history',), ('user_name',)),
+    'recollection_refine': (('memories',), ('user_name',)),
+    'recollection_initialize': (('memories',), ('user_name',)),
+    'itinerary_basic': (('hobbies', 'memories'), ('user_name',)),
+    'itinerary_middle': (('day_overview',), ('user_name',)),
+    'itinerary_advanced': (('today_schedule', 'time_slot'), ('user_name',)),
+    'itinerary_feedback': (('current_activity', 'user_feedback'), ('user_name', 'history')),
+    'itinerary_initialize': (('current_activity', 'memories'), ('user_name', 'today_schedule')),
+}
+
+#: Extra per-subtask constraints beyond field types: subtask -> (field, check, message).
+_EXTRA_RULES: Dict[str, List[Tuple[str, Callable[[Dict[str, Any]], bool], str]]] = {
+    'dialogue_base': [('inputs.history', lambda i: len(i['history']) >= 2,
+                       'dialogue_base needs a history of at least 2 turns')],
+    'recollection_synthesize': [('inputs.history', lambda i: any(t['role'] == 'user' for t in i['history']),
+                                 'the dialogue must contain at least one user turn')],
+    'recollection_refine': [('inputs.memories', lambda i: len(i['memories']) == 1,
+                             'recollection_refine rewrites exactly one memory')],
+    'itinerary_advanced': [('inputs.time_slot', lambda i: i['time_slot'] in i['today_schedule'],
+                            'time_slot must be one of the entries of today_schedule')],
+}
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One validated scenario (a thin, typed view over the JSON record)."""
+
+    id: str
+    subtask: str
+    dimension: str
+    language: str
+    persona: str
+    inputs: Dict[str, Any]
+    reference: str
+    tags: Dict[str, str]
+
+    def to_dict(self) -> Dict[str, Any]:
+        """Returns the record in its JSON form (field order as in the schema)."""
+        return {k: getattr(self, k) for k in TOP_LEVEL_FIELDS}
+
+
+def validate_record(record: Any, path: str = '<record>', line: int = 0,
+                    personas: Optional[Iterable[str]] = None) -> Scenario:
+    """Checks one decoded record against the schema.
+
+    Args:
+        record: The decoded JSON value of one line.
+        path: File name used in error messages.
+        line: 1-based line number used in error messages.
+        personas: Known persona ids; ``None`` skips the persona check.
+
+    Returns:
+        The record as a :class:`Scenario`.
+
+    Raises:
+        ScenarioError: naming file, line and field of the first problem found.
+    """
+
+    def fail(field: str, message: str) -> ScenarioError:
+        return ScenarioError(path, line, field, message)
+
+    if not isinstance(record, dict):
+        raise fail('', f'expected a JSON object, got {type(record).__name__}')
+    for key in TOP_LEVEL_FIELDS:
+        if key not in record:
+            raise fail(key, 'missing')
+    for key in record:
+        if key not in TOP_LEVEL_FIELDS:
+            raise fail(key, f'unknown field (allowed: {list(TOP_LEVEL_FIELDS)})')
+    for key in ('id', 'subtask', 'dimension', 'language', 'persona', 'reference'):
+        err = _nonempty_str(record[key])
+        if err:
+            raise fail(key, err[1])
+    if not ID_PATTERN.match(record['id']):
+        raise fail('id', f'must match {ID_PATTERN.pattern}, got {record["id"]!r}')
+    subtask = record['subtask']
+    if subtask not in SUBTASKS:
+        raise fail('subtask', f'unknown subtask {subtask!r} (known: {list(SUBTASKS)})')
+    if record['dimension'] != SUBTASKS[subtask]:
+        raise fail('dimension', f'subtask {subtask!r} belongs to {SUBTASKS[subtask]!r}, got {record["dimension"]!r}')
+    if record['language'] not in LANGUAGES:
+        raise fail('language', f'expected one of {list(LANGUAGES)}, got {record["language"]!r}')
+    if personas is not None and record['persona'] not in set(personas):
+        raise fail('persona', f'unknown persona {record["persona"]!r} (known: {sorted(personas)})')
+    err = _tags(record['tags'])
+    if err:
+        raise fail('tags' + err[0], err[1])
+
+    inputs = record['inputs']
+    if not isinstance(inputs, dict):
+        raise fail('inputs', f'expected an object, got {type(inputs).__name__}')
+    required, optional = INPUT_FIELDS[subtask]
+    for key in required:
+        if key not in inputs:
+            raise fail(f'inputs.{key}', f'missing (required for {subtask})')
+    for key in inputs:
+        if key not in required and key not in optional:
+            raise fail(f'inputs.{key}', f'not an input of {subtask} (allowed: {sorted(required + optional)})')
+    for key, value in inputs.items():
+        err = FIELD_CHECKS[key](value)
+        if err:
+            raise fail(f'inputs.{key}{err[0]}', err[1])
+    for field, rule, message in _EXTRA_RULES.get(subtask, ()):
+        if not rule(inputs):
+            raise fail(field, message)
+    return Scenario(**{k: record[k] for k in TOP_LEVEL_FIELDS})
+
+
+def iter_jsonl(path: str) -> Iterator[Tuple[int, Any]]:
+    """Yields (line number, decoded JSON) for each non-blank line of a JSONL file.
+
+    Raises:
+        ScenarioError: on undecodable UTF-8 or invalid JSON, naming the line.
+    """
+    with open(path, 'rb') as f:
+        for lineno, raw in enumerate(f, start=1):
+            try:
+                text = raw.decode('utf-8')
+            except UnicodeDecodeError as e:
+                raise ScenarioError(path, lineno, '', f'not valid UTF-8 ({e.reason})') from None
+            if not text.strip():
+                continue
+            try:
+                yield lineno, json.loads(text)
+            except json.JSONDecodeError as e:
+                raise ScenarioError(path, lineno, '', f'invalid JSON: {e.msg} (column {e.colno})') from None
+
+
+def validate_file(path: str, personas: Optional[Iterable[str]] = None, subtask: Optional[str] = None,
+                  seen_ids: Optional[Dict[str, str]] = None) -> List[Scenario]:
+    """Validates every record of a scenario file.
+
+    Args:
+        path: JSONL file.
+        personas: Known persona ids, or ``None`` to skip that check.
+        subtask: If given, every record must belong to this subtask.
+        seen_ids: id -> 'file:line' of records already accepted (shared across files to
+            catch duplicates between files); updated in place.
+
+    Returns:
+        The scenarios in file order.
+
+    Raises:
+        ScenarioError: at the first bad record, or when the file holds no record.
+    """
+    personas = list(personas) if personas is not None else None
+    seen = {} if seen_ids is None else seen_ids
+    out: List[Scenario] = []
+    for lineno, record in iter_jsonl(path):
+        scenario = validate_record(record, path, lineno, personas)
+        if subtask is not None and scenario.subtask != subtask:
+            raise ScenarioError(path, lineno, 'subtask', f'this file holds {subtask!r} records, got {scenario.subtask!r}')
+        if scenario.id in seen:
+            raise ScenarioError(path, lineno, 'id', f'duplicate id {scenario.id!r} (first at {seen[scenario.id]})')
+        seen[scenario.id] = f'{path}:{lineno}'
+        out.append(scenario)
+    if not out:
+        raise ScenarioError(path, 0, '', 'no records')
+    return out
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Command line: validate the given files; prints one line per file and exits 1 on the first error."""
+    from .personas import load_personas  # local import keeps this module dependency-free
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args:
+        print('usage: python -m opencompass_h2htalk.data.schema FILE.jsonl [FILE.jsonl ...]', file=sys.stderr)
+        return 2
+    personas = list(load_personas())
+    seen: Dict[str, str] = {}
+    for path in args:
+        try:
+            records = validate_file(path, personas=personas, seen_ids=seen)
+        except ScenarioError as e:
+            print(f'error: {e}', file=sys.stderr)
+            return 1
+        print(f'ok: {path}: {len(records)} records')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

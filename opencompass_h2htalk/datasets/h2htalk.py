@@ -1,0 +1,32 @@
+"""``H2HTalkDataset``: one H2HTalk-Open subtask as an OpenCompass dataset."""
+from __future__ import annotations
+
+from typing import Optional
+
+from datasets import Dataset
+from opencompass.datasets.base import BaseDataset
+from opencompass.registry import LOAD_DATASET
+
+from ..data.loader import data_fingerprint, load_rows
+
+
+@LOAD_DATASET.register_module()
+class H2HTalkDataset(BaseDataset):
+    """Loads ``<data_dir>/<subtask>.jsonl`` after checking it against the manifest.
+
+    Dataset config keys (besides ``abbr``/``reader_cfg``/``infer_cfg``/``eval_cfg``):
+    ``subtask`` (required), ``data_dir`` (default ``$H2HTALK_DATA`` or the bundled
+    H2HTalk-Open data) and ``verify`` (manifest check, default on).
+
+    Columns: ``id, subtask, dimension, persona, system_prompt, user_prompt, reference, inputs,
+    tags, source_sha256, prompt_hash``.
+    """
+
+    @staticmethod
+    def load(subtask: str, data_dir: Optional[str] = None, verify: bool = True) -> Dataset:
+        rows = load_rows(subtask, data_dir, verify)
+        fp = data_fingerprint(subtask, data_dir)
+        for row in rows:
+            row['source_sha256'] = fp['file_sha256'] or ''
+            row['prompt_hash'] = fp['prompt_hash']
+        return Dataset.from_list(rows)

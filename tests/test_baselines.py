@@ -1,0 +1,25 @@
+"""The retrieval baseline is leave-one-out: it never answers with the scenario's own reference."""
+import pytest
+
+from opencompass_h2htalk.baselines import RetrievalBaseline
+from opencompass_h2htalk.data.loader import load_rows
+from opencompass_h2htalk.data.schema import SUBTASKS
+
+
+@pytest.fixture(scope='module')
+def baseline():
+    return RetrievalBaseline()
+
+
+@pytest.mark.parametrize('subtask', list(SUBTASKS))
+def test_never_returns_own_reference_but_a_same_subtask_one(baseline, subtask):
+    rows = load_rows(subtask)
+    refs = {r['reference'] for r in rows}
+    for row in rows:
+        answer = baseline.respond(row['system_prompt'], row['user_prompt'])
+        assert answer != row['reference'] and answer in refs
+
+
+def test_rejects_non_h2htalk_prompts(baseline):
+    with pytest.raises(ValueError, match='cannot tell the H2HTalk subtask'):
+        baseline.respond('You are a helpful assistant.', 'hi')
