@@ -55,8 +55,8 @@ class RetrievalBaseline:
                              'the retrieval baseline only answers H2HTalk prompts')
         return found[0]
 
-    def respond(self, system_prompt: str, user_prompt: str) -> str:
-        """Returns the reference of the most similar other scenario of the same subtask."""
+    def retrieve(self, system_prompt: str, user_prompt: str) -> Tuple[str, str]:
+        """Returns ``(user_prompt, reference)`` of the most similar other scenario of the same subtask."""
         subtask = self.subtask_of(system_prompt)
         candidates = [c for c in self.index.get(subtask, []) if c[0] != user_prompt]
         if not candidates:
@@ -64,4 +64,8 @@ class RetrievalBaseline:
         query = _bigrams(user_prompt)
         # max() keeps the first of equal scores, so ties resolve by file order (deterministic).
         best = max(candidates, key=lambda c: _cosine(query, c[1]))
-        return best[2]
+        return best[0], best[2]
+
+    def respond(self, system_prompt: str, user_prompt: str) -> str:
+        """Returns the reference of the most similar other scenario of the same subtask."""
+        return self.retrieve(system_prompt, user_prompt)[1]

@@ -1,7 +1,5 @@
 # Test config: two H2HTalk subtasks (3 scenarios each) through HuggingFacewithChatTemplate on a
-# tiny local model whose path comes from $H2HTALK_TEST_MODEL. Offline embedder.
-import os
-
+# tiny local model in ./tiny-model (relative to the run's working directory). Offline embedder.
 from mmengine.config import read_base
 from opencompass.models import HuggingFacewithChatTemplate
 from opencompass.partitioners import NaivePartitioner
@@ -21,7 +19,7 @@ datasets = [
 ]
 
 models = [
-    dict(type=HuggingFacewithChatTemplate, abbr='tiny-qwen2-random', path=os.environ['H2HTALK_TEST_MODEL'],
+    dict(type=HuggingFacewithChatTemplate, abbr='tiny-qwen2-random', path='tiny-model',
          model_kwargs=dict(device_map='cpu', torch_dtype='float32'),
          meta_template=dict(round=[dict(role='HUMAN', api_role='HUMAN'),
                                    dict(role='BOT', api_role='BOT', generate=True)],

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Sets up the environment (first run only) and runs the H2HTalk demo: all 11 subtasks on the
+# bundled H2HTalk-Open data with the CPU retrieval baseline, ending in the summary table.
+# Outputs go to outputs/h2htalk_demo/<timestamp>/.
+set -euo pipefail
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+. "$REPO/scripts/setup_env.sh"
+mkdir -p "$REPO/outputs"
+cd "$REPO/outputs"   # OpenCompass writes tmp/, .cache/ and icl_inference_output/ into the cwd
+opencompass "$REPO/configs/eval/h2htalk_demo.py" -w h2htalk_demo "$@"
