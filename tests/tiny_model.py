@@ -42,3 +42,29 @@ def build_tiny_chat_model(out_dir: str) -> str:
 
 if __name__ == '__main__':
     print(build_tiny_chat_model(sys.argv[1] if len(sys.argv) > 1 else str(Path.cwd() / 'tiny-model')))
+
+
+def build_tiny_xlmr(out_dir: str) -> str:
+    """Writes a tiny random XLM-RoBERTa + tokenizer that FlagEmbedding's BGEM3FlagModel can load offline."""
+    import torch
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
+    from transformers import PreTrainedTokenizerFast, XLMRobertaConfig, XLMRobertaModel
+
+    torch.manual_seed(0)
+    specials = ['<s>', '<pad>', '</s>', '<unk>', '<mask>']
+    tok = Tokenizer(models.BPE(unk_token='<unk>'))
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    tok.train_from_iterator([s for _ in range(20) for s in CORPUS_ZH], trainers.BpeTrainer(
+        vocab_size=500, special_tokens=specials, initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
+    tok.post_processor = processors.TemplateProcessing(
+        single='<s> $A </s>', pair='<s> $A </s> </s> $B </s>',
+        special_tokens=[('<s>', tok.token_to_id('<s>')), ('</s>', tok.token_to_id('</s>'))])
+    hf_tok = PreTrainedTokenizerFast(tokenizer_object=tok, bos_token='<s>', cls_token='<s>', eos_token='</s>',
+                                     sep_token='</s>', pad_token='<pad>', unk_token='<unk>', mask_token='<mask>',
+                                     model_input_names=['input_ids', 'attention_mask'])
+    hf_tok.save_pretrained(out_dir)
+    cfg = XLMRobertaConfig(vocab_size=len(hf_tok), hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
+                           intermediate_size=64, max_position_embeddings=514, pad_token_id=hf_tok.pad_token_id)
+    XLMRobertaModel(cfg, add_pooling_layer=False).save_pretrained(out_dir)
+    return out_dir

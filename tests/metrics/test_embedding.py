@@ -28,3 +28,18 @@ def test_missing_local_bge_m3_directory_is_an_error_not_a_fallback(tmp_path):
     pytest.importorskip('FlagEmbedding')
     with pytest.raises(EmbedderLoadError, match='does not exist'):
         build_embedder(f'bge-m3:{tmp_path}/no-such-model')
+
+
+def test_bge_m3_path_through_flagembedding_with_a_local_model(tmp_path):
+    pytest.importorskip('FlagEmbedding')
+    from ..tiny_model import build_tiny_xlmr
+    model_dir = build_tiny_xlmr(str(tmp_path / 'tiny-bge'))
+    emb = build_embedder(f'bge-m3:{model_dir}')
+    assert emb.name == 'bge-m3' and emb.revision.startswith(model_dir + '@')
+    sims = paired_cosine(emb, ['我今天很难过。', '谢谢你一直陪着我。'], ['我今天很难过。', '今天天气真好。'])
+    assert sims[0] == pytest.approx(1.0, abs=1e-5)
+    # Batched and one-at-a-time encodings agree (padding must not leak into the pooled vector).
+    one = np.stack([emb.encode([t])[0] for t in ['我今天很难过。', '谢谢你一直陪着我。']])
+    both = emb.encode(['我今天很难过。', '谢谢你一直陪着我。'])
+    assert np.allclose(one, both, atol=1e-5)
+    assert not np.array_equal(both[0], both[1])  # random weights, but still a real forward pass per text
