@@ -9,11 +9,11 @@ Pure Python: no OpenCompass import.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from typing import Any, Dict, List, Optional
 
+from ..hashing import sha256_file
 from .paths import default_data_dir
 from .personas import Persona, load_personas
 from .prompts import prompt_hash, system_prompt, user_prompt
@@ -26,15 +26,6 @@ DATASET_NAME = 'H2HTalk-Open'
 
 class ManifestError(RuntimeError):
     """A data file does not match the manifest (or the manifest is missing/unreadable)."""
-
-
-def sha256_file(path: str) -> str:
-    """Hex SHA-256 of a file's bytes."""
-    h = hashlib.sha256()
-    with open(path, 'rb') as f:
-        for chunk in iter(lambda: f.read(1 << 20), b''):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def _count_records(path: str) -> int:

