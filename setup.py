@@ -36,7 +36,7 @@ setup(
     long_description_content_type='text/markdown',
     python_requires='>=3.9,<3.13',
     packages=find_packages(include=['opencompass_h2htalk', 'opencompass_h2htalk.*']),
-    package_data={'opencompass_h2htalk': ['data/open/*.json', 'data/open/*.jsonl']},
+    package_data={'opencompass_h2htalk': ['data/open/*.json', 'data/open/*.jsonl', 'sap/texts/*.txt']},
     include_package_data=True,
     install_requires=INSTALL_REQUIRES,
     extras_require={

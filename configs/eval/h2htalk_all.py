@@ -1,4 +1,5 @@
-# H2HTalk, all 11 subtasks, for the models in configs/models/ you list below.
+# H2HTalk, all 11 subtasks, for the models in configs/models/ you list below (here with SAP v1;
+# configs/eval/h2htalk_sap_ablation.py runs the same models with and without SAP).
 #
 #   opencompass configs/eval/h2htalk_all.py               # local GPUs
 #   opencompass configs/eval/h2htalk_all.py -r            # resume the latest run
@@ -13,9 +14,9 @@ from opencompass.tasks import OpenICLEvalTask, OpenICLInferTask
 
 with read_base():
     from ..datasets.h2htalk.h2htalk_gen import h2htalk_datasets
-    from ..models.api_openai_gpt_4o import models as gpt_4o
+    from ..models.api_openai_gpt_4o_sap import models as gpt_4o
     from ..models.local_h2htalk_retrieval_baseline import models as retrieval_baseline
-    from ..models.vllm_qwen2_5_7b_instruct import models as qwen2_5_7b
+    from ..models.vllm_qwen2_5_7b_instruct_sap import models as qwen2_5_7b
     from ..summarizers.h2htalk import h2htalk_summarizer
 
 datasets = [*h2htalk_datasets]

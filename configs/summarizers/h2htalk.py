@@ -22,3 +22,11 @@ h2htalk_summary_abbrs = (['h2htalk_overall', 'h2htalk_dialogue', 'h2htalk_recoll
                          + [[f'h2htalk_{s}', 'score'] for subs in _dims.values() for s in subs])
 
 h2htalk_summarizer = dict(dataset_abbrs=h2htalk_summary_abbrs, summary_groups=h2htalk_summary_groups)
+
+# Table-3 style lexical columns: BLEU-4 and ROUGE-L averaged over all 11 subtasks (equal weights).
+_all_subtasks = [s for subs in _dims.values() for s in subs]
+h2htalk_table3_groups = [
+    dict(name=f'h2htalk_overall_{metric}', metric=metric, subsets=[[f'h2htalk_{s}', metric] for s in _all_subtasks],
+         weights={f'h2htalk_{s}': 1 for s in _all_subtasks})
+    for metric in ('bleu4', 'rougeL')
+]

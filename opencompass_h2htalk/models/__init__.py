@@ -1,4 +1,9 @@
-"""OpenCompass model wrappers shipped by the plugin."""
-from .baseline import H2HTalkRetrievalBaseline
+"""OpenCompass model wrappers shipped by the plugin.
 
-__all__ = ['H2HTalkRetrievalBaseline']
+Importing this package imports OpenCompass's model classes (several seconds); vLLM itself is
+only needed when a ``SAPVLLMwithChatTemplate`` is constructed.
+"""
+from .baseline import H2HTalkRetrievalBaseline
+from .sap import SAPHuggingFacewithChatTemplate, SAPOpenAISDK, SAPVLLMwithChatTemplate
+
+__all__ = ['H2HTalkRetrievalBaseline', 'SAPHuggingFacewithChatTemplate', 'SAPOpenAISDK', 'SAPVLLMwithChatTemplate']

@@ -1,10 +1,13 @@
-# Test config: two H2HTalk subtasks (3 scenarios each) through HuggingFacewithChatTemplate on a
+# Test config: two H2HTalk subtasks (3 scenarios each) through HuggingFacewithChatTemplate and the
+# SAP wrapper (with and without SAP) on a
 # tiny local model in ./tiny-model (relative to the run's working directory). Offline embedder.
 from mmengine.config import read_base
 from opencompass.models import HuggingFacewithChatTemplate
 from opencompass.partitioners import NaivePartitioner
 from opencompass.runners import LocalRunner
 from opencompass.tasks import OpenICLEvalTask, OpenICLInferTask
+
+from opencompass_h2htalk.models import SAPHuggingFacewithChatTemplate
 
 with read_base():
     from ....configs.datasets.h2htalk.h2htalk_dialogue_base_gen import h2htalk_dialogue_base_datasets
@@ -25,10 +28,17 @@ models = [
                                    dict(role='BOT', api_role='BOT', generate=True)],
                             reserved_roles=[dict(role='SYSTEM', api_role='SYSTEM')]),
          max_seq_len=4096, max_out_len=12, batch_size=3, run_cfg=dict(num_gpus=0)),
+    # The SAP wrapper and its no-SAP twin (default meta template keeps SYSTEM as a system message).
+    dict(type=SAPHuggingFacewithChatTemplate, abbr='tiny-qwen2-random@nosap', path='tiny-model', sap=None,
+         model_kwargs=dict(device_map='cpu', torch_dtype='float32'),
+         max_seq_len=4096, max_out_len=12, batch_size=3, run_cfg=dict(num_gpus=0)),
+    dict(type=SAPHuggingFacewithChatTemplate, abbr='tiny-qwen2-random@sap-v1', path='tiny-model', sap='v1',
+         model_kwargs=dict(device_map='cpu', torch_dtype='float32'),
+         max_seq_len=4096, max_out_len=12, batch_size=3, run_cfg=dict(num_gpus=0)),
 ]
 
 infer = dict(partitioner=dict(type=NaivePartitioner, n=2),
-             runner=dict(type=LocalRunner, max_num_workers=1, task=dict(type=OpenICLInferTask)))
+             runner=dict(type=LocalRunner, max_num_workers=2, task=dict(type=OpenICLInferTask)))
 eval = dict(partitioner=dict(type=NaivePartitioner, n=2),
-            runner=dict(type=LocalRunner, max_num_workers=1, task=dict(type=OpenICLEvalTask)))
+            runner=dict(type=LocalRunner, max_num_workers=2, task=dict(type=OpenICLEvalTask)))
 summarizer = h2htalk_summarizer

@@ -1,0 +1,8 @@
+# Qwen/Qwen2.5-14B-Instruct served in-process by vLLM, WITH the Secure Attachment Persona v1 (Chinese text).
+# Identical to its twin vllm_qwen2_5_14b_instruct_nosap.py except for `sap` and `abbr`.
+from mmengine.config import read_base
+
+with read_base():
+    from .vllm_qwen2_5_14b_instruct_nosap import models as nosap_models
+
+models = [dict(nosap_models[0], abbr='qwen2.5-14b-instruct-vllm@sap-v1', sap='v1', sap_language='zh')]

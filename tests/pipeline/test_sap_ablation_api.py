@@ -1,0 +1,74 @@
+"""Acceptance: the SAP ablation config, with an API model served on 127.0.0.1, runs end to end
+(runner subprocesses) and its summary shows SAP and no-SAP columns side by side."""
+import csv
+
+import pytest
+
+from opencompass_h2htalk.data.schema import SUBTASKS
+from opencompass_h2htalk.sap import SEPARATOR, detect_sap, load_sap
+
+from ..conftest import REPO, load_json, run_dir, run_opencompass, task_logs
+from ..servers import RecordingChatServer
+from ..tiny_model import build_tiny_chat_model
+
+SAP = load_sap('v1', 'zh')
+TWINS = ['local-companion@nosap', 'local-companion@sap-v1']
+
+
+def reply(req):
+    system = next((m['content'] for m in req['messages'] if m['role'] == 'system'), '')
+    return '（认真地看着你）我在，慢慢说，我听着。' if detect_sap(system) else '嗯嗯，知道了。'
+
+
+@pytest.fixture(scope='module')
+def ablation(tmp_path_factory):
+    cwd = tmp_path_factory.mktemp('ablation')
+    build_tiny_chat_model(str(cwd / 'tiny-model'))  # tokenizer for OpenAISDK's token counting
+    mp = pytest.MonkeyPatch()
+    with RecordingChatServer(reply) as server:
+        mp.setenv('H2HTALK_TEST_PORT', str(server.port))
+        try:
+            run_opencompass(REPO / 'tests/pipeline/configs/sap_ablation_api.py', cwd)
+        finally:
+            mp.undo()
+    return run_dir(cwd), server.requests
+
+
+def test_server_received_sap_exactly_once_for_the_sap_twin_only(ablation):
+    run, requests = ablation
+    assert len(requests) == 2 * 2 * len(SUBTASKS), task_logs(run)
+    with_sap = [r for r in requests if detect_sap(r['messages'])]
+    without = [r for r in requests if not detect_sap(r['messages'])]
+    assert len(with_sap) == len(without) == 2 * len(SUBTASKS)
+    for req in with_sap:
+        roles = [m['role'] for m in req['messages']]
+        assert roles == ['system', 'user'] and detect_sap(req['messages']) == ['v1']
+        assert req['messages'][0]['content'].startswith(SAP.text + SEPARATOR + '【角色设定】')
+    for req in without:
+        assert [m['role'] for m in req['messages']] == ['system', 'user']
+        assert req['messages'][0]['content'].startswith('【角色设定】')
+    assert {r['model'] for r in requests} == {'local-companion'} and all(r['temperature'] == 0.0 for r in requests)
+
+
+def test_results_record_the_sap_the_model_received(ablation):
+    run, _ = ablation
+    for abbr, sap in zip(TWINS, (None, ['v1'])):
+        meta = load_json(run / 'results' / abbr / 'h2htalk_dialogue_emotion.json')['meta'][0]
+        assert meta['sap'] == sap
+
+
+def test_summary_has_twins_side_by_side_with_table3_columns(ablation):
+    run, _ = ablation
+    csv_path = next((run / 'summary').glob('summary_*.csv'))
+    with open(csv_path, encoding='utf-8') as f:
+        reader = csv.DictReader(f)
+        header = reader.fieldnames
+        rows = {r['dataset']: r for r in reader}
+    assert header[-2:] == TWINS
+    for name in ('h2htalk_overall_bleu4', 'h2htalk_overall_rougeL', 'h2htalk_overall', 'h2htalk_dialogue',
+                 'h2htalk_itinerary_advanced'):
+        values = [float(rows[name][t]) for t in TWINS]
+        assert all(0 <= v <= 100 for v in values), (name, values)
+    assert rows['h2htalk_overall']['metric'] == 'score' and rows['h2htalk_overall_bleu4']['metric'] == 'bleu4'
+    # Different replies for the twins give different scores: the columns are not copies.
+    assert rows['h2htalk_overall']['local-companion@nosap'] != rows['h2htalk_overall']['local-companion@sap-v1']
