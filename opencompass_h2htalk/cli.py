@@ -3,6 +3,7 @@
     h2htalk validate [DATA_DIR]     check every scenario file and the manifest
     h2htalk manifest [DATA_DIR]     validate, then rewrite MANIFEST.json (after editing data)
     h2htalk show SUBTASK [N]        print the SYSTEM and HUMAN turns of scenario N (0-based)
+    h2htalk plan CONFIG --gpus N    print how inference of CONFIG is sharded over N GPUs
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import List, Optional
 from .data.loader import ManifestError, load_rows, load_subtask, read_manifest, write_manifest
 from .data.paths import default_data_dir
 from .data.schema import SUBTASKS, ScenarioError
+from .scale import format_plan, plan_model
 
 
 def _validate(data_dir: str) -> int:
@@ -32,6 +34,35 @@ def _validate(data_dir: str) -> int:
     return 0
 
 
+def _dataset_size(dataset) -> int:
+    """Item count of an H2HTalk dataset config, from the manifest (no OpenCompass import)."""
+    type_name = dataset['type'] if isinstance(dataset['type'], str) else repr(dataset['type'])
+    if 'H2HTalkDataset' not in type_name:
+        raise ValueError(f"dataset {dataset.get('abbr')!r}: plan only sizes H2HTalk datasets, got type {type_name}")
+    data_dir = dataset.get('data_dir') or default_data_dir()
+    entry = read_manifest(data_dir)['files'].get(f"{dataset['subtask']}.jsonl")
+    if entry is None:
+        raise ValueError(f"dataset {dataset.get('abbr')!r}: {dataset['subtask']}.jsonl is not in {data_dir}")
+    test_range = dataset.get('reader_cfg', {}).get('test_range', '')
+    # The same evaluation OpenCompass applies to test_range strings such as '[0:100]'.
+    return len(eval(f'range({entry["records"]}){test_range}', {'__builtins__': {}}, {'range': range}))  # noqa: S307
+
+
+def _plan(config: str, gpus: int) -> int:
+    from mmengine.config import Config
+
+    cfg = Config.fromfile(config)
+    partitioner = cfg.get('infer', {}).get('partitioner', {})
+    min_task_size = int(partitioner.get('min_task_size', 16))
+    api_workers = int(partitioner.get('api_workers', 8))
+    sizes = {d['abbr']: _dataset_size(d) for d in cfg['datasets']}
+    plans = [plan_model(m['abbr'], int(m.get('run_cfg', {}).get('num_gpus', 0)), sizes, gpus, min_task_size,
+                        api_workers) for m in cfg['models']]
+    print(f'{config}: {len(sizes)} datasets, {sum(sizes.values())} items per model; min_task_size {min_task_size}')
+    print(format_plan(plans, gpus))
+    return 0
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog='h2htalk', description=__doc__.split('\n')[0])
     sub = parser.add_subparsers(dest='command', required=True)
@@ -44,6 +75,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument('subtask', choices=list(SUBTASKS))
     p.add_argument('index', nargs='?', type=int, default=0)
     p.add_argument('--data-dir', default=None)
+    p = sub.add_parser('plan', help='print how inference is sharded over a GPU budget')
+    p.add_argument('config', help='an OpenCompass eval config, e.g. configs/eval/h2htalk_slurm.py')
+    p.add_argument('--gpus', type=int, required=True, help='GPU budget (e.g. 64)')
     args = parser.parse_args(argv)
 
     try:
@@ -54,6 +88,8 @@ def main(argv: Optional[List[str]] = None) -> int:
             manifest = write_manifest(data_dir, version=args.version)
             print(f'wrote {os.path.join(data_dir, "MANIFEST.json")} ({len(manifest["files"])} files)')
             return 0
+        if args.command == 'plan':
+            return _plan(args.config, args.gpus)
         if args.command == 'show':
             rows = load_rows(args.subtask, args.data_dir)
             row = rows[args.index]

@@ -16,11 +16,12 @@ with read_base():
     from ..datasets.h2htalk.h2htalk_gen import h2htalk_datasets
     from ..models.api_openai_gpt_4o_sap import models as gpt_4o
     from ..models.local_h2htalk_retrieval_baseline import models as retrieval_baseline
+    from ..models.vllm_qwen2_5_72b_instruct_sap import models as qwen2_5_72b
     from ..models.vllm_qwen2_5_7b_instruct_sap import models as qwen2_5_7b
     from ..summarizers.h2htalk import h2htalk_summarizer
 
 datasets = [*h2htalk_datasets]
-models = [*qwen2_5_7b, *gpt_4o, *retrieval_baseline]
+models = [*qwen2_5_7b, *qwen2_5_72b, *gpt_4o, *retrieval_baseline]
 
 # Inference: each model's subtasks split over up to 8 workers; vLLM batches within a task.
 infer = dict(partitioner=dict(type=NumWorkerPartitioner, num_worker=8, min_task_size=16),

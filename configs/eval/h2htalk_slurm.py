@@ -1,0 +1,67 @@
+# H2HTalk on a Slurm cluster: inference sharded over a GPU budget with vLLM workers, evaluation unsplit.
+#
+#   sbatch slurm/driver.sbatch configs/eval/h2htalk_slurm.py       # driver on a CPU node (recommended)
+#   opencompass configs/eval/h2htalk_slurm.py                      # or from a login node
+#   h2htalk plan configs/eval/h2htalk_slurm.py --gpus 64           # check the sharding first
+#
+# Sharding maths (GPUBudgetPartitioner): each model gets  workers = GPUS // run_cfg.num_gpus  tasks, so with
+# 64 GPUs a TP=1 7B model runs as 64 one-GPU tasks, a TP=4 72B model as 16 four-GPU tasks and a TP=8 model as
+# 8 eight-GPU tasks. Each dataset larger than min_task_size is cut into `workers` chunks of at least
+# min_task_size items, and chunks are dealt round-robin to the workers. Every task loads the model once, so a
+# larger min_task_size trades parallelism for fewer model loads. API models (0 GPUs) get api_workers tasks.
+# SlurmRunner (not SlurmSequentialRunner, which serialises tasks on vanilla Slurm) submits each task with
+# `srun -p PARTITION --gres=gpu:N -N1 ...`; max_num_workers caps concurrent sruns, Slurm queues the rest.
+# Evaluation uses NaivePartitioner: split results would break the summary.
+import os as __os  # double underscore: read the environment at parse time, keep the module out of the dump
+
+from mmengine.config import read_base
+from opencompass.partitioners import NaivePartitioner
+from opencompass.runners import SlurmRunner
+from opencompass.tasks import OpenICLEvalTask, OpenICLInferTask
+
+from opencompass_h2htalk.partitioners import GPUBudgetPartitioner
+
+with read_base():
+    from ..datasets.h2htalk.h2htalk_gen import h2htalk_datasets
+    from ..models.vllm_qwen2_5_72b_instruct_sap import models as qwen2_5_72b_sap
+    from ..models.vllm_qwen2_5_7b_instruct_sap import models as qwen2_5_7b_sap
+    from ..summarizers.h2htalk import h2htalk_summarizer
+
+# ----------------------------------------------------------------------------------------------------------
+# Cluster specifics: edit here or override from the environment (H2HTALK_SLURM_*).
+slurm = dict(
+    partition=__os.environ.get('H2HTALK_SLURM_PARTITION', 'gpu'),
+    eval_partition=__os.environ.get('H2HTALK_SLURM_EVAL_PARTITION', __os.environ.get('H2HTALK_SLURM_PARTITION', 'gpu')),
+    gpus=int(__os.environ.get('H2HTALK_SLURM_GPUS', '64')),          # GPU budget of one model's inference
+    time=__os.environ.get('H2HTALK_SLURM_TIME', '04:00:00'),          # per task
+    cpus_per_task=int(__os.environ.get('H2HTALK_SLURM_CPUS_PER_TASK', '8')),
+    account=__os.environ.get('H2HTALK_SLURM_ACCOUNT', ''),             # empty: no --account
+    max_concurrent=int(__os.environ.get('H2HTALK_SLURM_MAX_JOBS', '64')),
+    min_task_size=int(__os.environ.get('H2HTALK_MIN_TASK_SIZE', '16')),
+    api_workers=int(__os.environ.get('H2HTALK_API_WORKERS', '8')),     # tasks for API/CPU models
+    embedder=__os.environ.get('H2HTALK_EMBEDDER', 'bge-m3'),            # e.g. bge-m3:/shared/models/bge-m3
+)
+# ----------------------------------------------------------------------------------------------------------
+_extra = [f"--time={slurm['time']}", f"--cpus-per-task={slurm['cpus_per_task']}"] + (
+    [f"--account={slurm['account']}"] if slurm['account'] else [])
+
+datasets = [
+    dict(d, eval_cfg=dict(d['eval_cfg'], evaluator=dict(d['eval_cfg']['evaluator'], embedder=slurm['embedder'])))
+    for d in h2htalk_datasets
+]
+models = [*qwen2_5_7b_sap, *qwen2_5_72b_sap]
+
+infer = dict(
+    partitioner=dict(type=GPUBudgetPartitioner, gpus=slurm['gpus'], min_task_size=slurm['min_task_size'],
+                     api_workers=slurm['api_workers']),
+    runner=dict(type=SlurmRunner, partition=slurm['partition'], max_num_workers=slurm['max_concurrent'], retry=2,
+                extra_command=_extra, task=dict(type=OpenICLInferTask)),
+)
+eval = dict(
+    partitioner=dict(type=NaivePartitioner, n=len(datasets)),
+    runner=dict(type=SlurmRunner, partition=slurm['eval_partition'], max_num_workers=16, retry=2,
+                extra_command=_extra, task=dict(type=OpenICLEvalTask)),
+)
+
+summarizer = h2htalk_summarizer
+work_dir = __os.environ.get('H2HTALK_WORK_DIR', 'outputs/h2htalk_slurm')

@@ -1,0 +1,45 @@
+"""``GPUBudgetPartitioner``: NumWorkerPartitioner with a per-model worker count from a GPU budget."""
+from __future__ import annotations
+
+from typing import Dict, List
+
+from mmengine.config import ConfigDict
+from opencompass.partitioners import NumWorkerPartitioner
+from opencompass.registry import PARTITIONERS
+
+from ..scale import workers_for
+
+
+@PARTITIONERS.register_module()
+class GPUBudgetPartitioner(NumWorkerPartitioner):
+    """Shards each model's inference into ``gpus // run_cfg.num_gpus`` tasks.
+
+    OpenCompass's ``NumWorkerPartitioner`` uses one worker count for every model, which either
+    starves one-GPU models or over-splits eight-GPU ones. Here 64 GPUs give a TP=1 model 64 tasks
+    and a TP=8 model 8 tasks; API/CPU models (0 GPUs) get ``api_workers`` tasks.
+
+    Args:
+        out_dir: Set by the CLI.
+        gpus: The GPU budget of one model's inference.
+        api_workers: Tasks for models with ``run_cfg.num_gpus == 0``.
+        min_task_size, strategy, dataset_size_path, keep_keys, force_rebuild: as in NumWorkerPartitioner.
+    """
+
+    def __init__(self, out_dir: str, gpus: int = 64, api_workers: int = 8, **kwargs):
+        kwargs.pop('num_worker', None)
+        kwargs.pop('num_split', None)
+        super().__init__(out_dir=out_dir, num_worker=1, **kwargs)
+        if gpus < 1:
+            raise ValueError(f'gpus must be >= 1, got {gpus}')
+        self.gpus, self.api_workers = gpus, api_workers
+
+    def partition(self, model_dataset_combinations: List[Dict[str, List]], work_dir: str, out_dir: str,
+                  add_cfg: Dict = {}) -> List[ConfigDict]:  # noqa: B006 - mirrors the base signature
+        tasks = []
+        for comb in model_dataset_combinations:
+            for model in comb['models']:
+                gpus_per_task = int(model.get('run_cfg', {}).get('num_gpus', 0))
+                self.num_worker = self.num_split = workers_for(self.gpus, gpus_per_task, self.api_workers)
+                tasks += super().partition([{'models': [model], 'datasets': comb['datasets']}], work_dir, out_dir,
+                                           add_cfg)
+        return tasks

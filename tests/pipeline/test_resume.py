@@ -1,0 +1,84 @@
+"""Interrupt a run during inference (kill the driver and its tasks), resume with -r, and get exactly
+the results of an uninterrupted run: no item missing, none duplicated, finished items not re-requested."""
+import hashlib
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from ..conftest import OFFLINE_ENV, REPO, load_json, run_dir, run_opencompass, task_logs
+from ..servers import RecordingChatServer
+from ..tiny_model import build_tiny_chat_model
+
+CONFIG = REPO / 'tests/pipeline/configs/resume_api.py'
+MODEL = 'local-companion@sap-v1'
+REPLIES = ['（点点头）我在听，慢慢说。', '听起来真不容易，想先从哪儿说起？', '嗯！这个主意不错，要不要试试看？',
+           '（笑）你这么说我都不好意思了。', '今天辛苦啦，早点休息好吗？']
+N_ITEMS = 24
+
+
+def reply(req, delay=0.0):
+    """Deterministic: the same request always gets the same answer."""
+    time.sleep(delay)
+    user = req['messages'][-1]['content']
+    return REPLIES[int(hashlib.sha256(user.encode()).hexdigest(), 16) % len(REPLIES)]
+
+
+def _snapshot(run):
+    out = {}
+    for ds in ('h2htalk_dialogue_base', 'h2htalk_itinerary_feedback'):
+        preds = load_json(run / 'predictions' / MODEL / f'{ds}.json')
+        result = load_json(run / 'results' / MODEL / f'{ds}.json')
+        out[ds] = ({k: (v['prediction'], v['gold']) for k, v in preds.items()},
+                   {k: v for k, v in result.items() if k not in ('details', 'meta')})
+    return out
+
+
+@pytest.fixture
+def cwd_with_model(tmp_path):
+    build_tiny_chat_model(str(tmp_path / 'tiny-model'))
+    return tmp_path
+
+
+def test_interrupted_then_resumed_equals_uninterrupted(cwd_with_model, tmp_path_factory, monkeypatch):
+    # 1. Reference: an uninterrupted run.
+    ref_dir = tmp_path_factory.mktemp('uninterrupted')
+    os.symlink(cwd_with_model / 'tiny-model', ref_dir / 'tiny-model')
+    with RecordingChatServer(reply) as server:
+        monkeypatch.setenv('H2HTALK_TEST_PORT', str(server.port))
+        run_opencompass(CONFIG, ref_dir)
+        assert len(server.requests) == N_ITEMS
+    expected = _snapshot(run_dir(ref_dir))
+
+    # 2. The same run, killed (driver and task processes) once some predictions are written.
+    cwd = cwd_with_model
+    with RecordingChatServer(lambda req: reply(req, delay=0.3)) as server:
+        monkeypatch.setenv('H2HTALK_TEST_PORT', str(server.port))
+        env = {**os.environ, **OFFLINE_ENV}
+        driver = subprocess.Popen([sys.executable, '-m', 'opencompass.cli.main', str(CONFIG), '-w', str(cwd / 'out')],
+                                  cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                  start_new_session=True)
+        deadline = time.time() + 180
+        while len(server.requests) < 8 and time.time() < deadline and driver.poll() is None:
+            time.sleep(0.1)
+        assert driver.poll() is None, 'the run ended before it could be interrupted'
+        os.killpg(driver.pid, signal.SIGKILL)
+        driver.wait(timeout=30)
+        first = len(server.requests)
+        run = run_dir(cwd)
+        assert not (run / 'results').exists() and not (run / 'predictions' / MODEL / 'h2htalk_dialogue_base.json').exists()
+        assert list((run / 'predictions' / MODEL).glob('tmp_*')), 'no partial predictions were saved'
+
+        # 3. Resume.
+        run_opencompass(CONFIG, cwd, '-r')
+        resumed = len(server.requests) - first
+    assert run_dir(cwd) == run, 'resume must reuse the interrupted run folder'
+    assert resumed < N_ITEMS and first + resumed <= N_ITEMS + 2, (first, resumed)  # at most in-flight items repeat
+    got = _snapshot(run)
+    for ds, (preds, metrics) in expected.items():
+        assert sorted(got[ds][0], key=int) == [str(i) for i in range(12)], task_logs(run)  # none missing or extra
+        assert got[ds][0] == preds
+        assert got[ds][1] == pytest.approx(metrics)
