@@ -33,7 +33,7 @@ def main() -> None:
     from opencompass.openicl.icl_prompt_template import PromptTemplate
 
     from opencompass_h2htalk.data.loader import load_rows
-    from opencompass_h2htalk.data.schema import SUBTASKS
+    from opencompass_h2htalk.data.schema import CORE_SUBTASKS as SUBTASKS
     from opencompass_h2htalk.models import SAPHuggingFacewithChatTemplate
     from opencompass_h2htalk.models.sap import SYSTEM_META_TEMPLATE
     from opencompass_h2htalk.sap import inject, load_sap

@@ -13,7 +13,7 @@ import random
 import time
 
 from opencompass_h2htalk.data.loader import load_rows
-from opencompass_h2htalk.data.schema import SUBTASKS
+from opencompass_h2htalk.data.schema import CORE_SUBTASKS as SUBTASKS
 from opencompass_h2htalk.metrics.embedding import build_embedder, get_embedder, paired_cosine
 from opencompass_h2htalk.metrics.lexical import bleu_scores, rouge_scores
 from opencompass_h2htalk.metrics.tokenize import tokenize

@@ -11,9 +11,8 @@ import math
 from collections import Counter
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .data.loader import load_rows
+from .data.loader import load_rows, read_manifest
 from .data.prompts import INSTRUCTIONS_ZH
-from .data.schema import SUBTASKS
 
 
 def _bigrams(text: str) -> Counter:
@@ -33,12 +32,14 @@ class RetrievalBaseline:
 
     Args:
         data_dir: Scenario directory (default: bundled H2HTalk-Open or ``$H2HTALK_DATA``).
-        subtasks: Subtasks to index (default: all present in the data directory).
+        subtasks: Subtasks to index (default: every subtask listed in the data directory's manifest).
     """
 
     def __init__(self, data_dir: Optional[str] = None, subtasks: Optional[Sequence[str]] = None):
         self.index: Dict[str, List[Tuple[str, Counter, str]]] = {}
-        for subtask in subtasks or SUBTASKS:
+        if subtasks is None:
+            subtasks = [e['subtask'] for e in read_manifest(data_dir)['files'].values() if 'subtask' in e]
+        for subtask in subtasks:
             rows = load_rows(subtask, data_dir)
             self.index[subtask] = [(r['user_prompt'], _bigrams(r['user_prompt']), r['reference']) for r in rows]
 

@@ -4,6 +4,8 @@
     h2htalk manifest [DATA_DIR]     validate, then rewrite MANIFEST.json (after editing data)
     h2htalk show SUBTASK [N]        print the SYSTEM and HUMAN turns of scenario N (0-based)
     h2htalk plan CONFIG --gpus N    print how inference of CONFIG is sharded over N GPUs
+    h2htalk review export WORK_DIR  write the human-review queue (JSONL, CSV, HTML) of the latest run
+    h2htalk review merge WORK_DIR FILE   fold human scores back; prints judge-only and adjudicated means
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from typing import List, Optional
 from .data.loader import ManifestError, load_rows, load_subtask, read_manifest, write_manifest
 from .data.paths import default_data_dir
 from .data.schema import SUBTASKS, ScenarioError
+from .judges.review import ReviewError, export, merge
 from .scale import format_plan, plan_model
 
 
@@ -78,6 +81,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     p = sub.add_parser('plan', help='print how inference is sharded over a GPU budget')
     p.add_argument('config', help='an OpenCompass eval config, e.g. configs/eval/h2htalk_slurm.py')
     p.add_argument('--gpus', type=int, required=True, help='GPU budget (e.g. 64)')
+    p = sub.add_parser('review', help='human review of items the judge scored below 3.5')
+    review = p.add_subparsers(dest='action', required=True)
+    r = review.add_parser('export', help='write <run>/review/queue.{jsonl,csv,html}')
+    r.add_argument('work_dir')
+    r = review.add_parser('merge', help='validate human scores and write adjudicated summaries')
+    r.add_argument('work_dir')
+    r.add_argument('file', help='the filled-in queue.csv or queue.jsonl')
     args = parser.parse_args(argv)
 
     try:
@@ -88,6 +98,16 @@ def main(argv: Optional[List[str]] = None) -> int:
             manifest = write_manifest(data_dir, version=args.version)
             print(f'wrote {os.path.join(data_dir, "MANIFEST.json")} ({len(manifest["files"])} files)')
             return 0
+        if args.command == 'review' and args.action == 'export':
+            paths = export(args.work_dir)
+            with open(paths['jsonl'], encoding='utf-8') as f:
+                n = sum(1 for _ in f)
+            print(f'{n} items to review:\n' + '\n'.join(f'  {p}' for p in paths.values()))
+            return 0
+        if args.command == 'review' and args.action == 'merge':
+            report = merge(args.work_dir, args.file)
+            print(f'merged {len(report["human_scores"])} human scores\n{report["markdown"]}')
+            return 0
         if args.command == 'plan':
             return _plan(args.config, args.gpus)
         if args.command == 'show':
@@ -96,7 +116,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             print(f'# {row["id"]} (persona {row["persona"]})\n\n[SYSTEM]\n{row["system_prompt"]}\n\n'
                   f'[HUMAN]\n{row["user_prompt"]}\n\n[REFERENCE]\n{row["reference"]}')
             return 0
-    except (ScenarioError, ManifestError, ValueError, FileNotFoundError) as e:
+    except (ScenarioError, ManifestError, ReviewError, ValueError, FileNotFoundError) as e:
         print(f'error: {e}', file=sys.stderr)
         return 1
     return 2

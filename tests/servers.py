@@ -10,7 +10,8 @@ class RecordingChatServer:
     ``server.base_url`` and keeps every request body in ``server.requests``.
 
     Args:
-        reply: ``f(request_body) -> str``, the assistant message to return.
+        reply: ``f(request_body) -> str | int``: the assistant message to return, or an HTTP status code
+            (e.g. 429, 500) to answer with an error instead. A slow ``reply`` makes clients time out.
     """
 
     def __init__(self, reply):
@@ -36,6 +37,9 @@ class RecordingChatServer:
                 with outer._lock:
                     outer.requests.append(req)
                 content = outer.reply(req)
+                if isinstance(content, int):
+                    return self._send(content, {'error': {'message': f'scripted status {content}',
+                                                          'type': 'scripted', 'code': content}})
                 self._send(200, {'id': 'chatcmpl-local', 'object': 'chat.completion', 'created': int(time.time()),
                                  'model': req.get('model'),
                                  'choices': [{'index': 0, 'finish_reason': 'stop',
@@ -44,6 +48,12 @@ class RecordingChatServer:
 
             def log_message(self, *args):
                 pass
+
+            def handle_one_request(self):
+                try:
+                    super().handle_one_request()
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up (a scripted timeout)
 
         self._httpd = ThreadingHTTPServer(('127.0.0.1', 0), Handler)
         self.port = self._httpd.server_address[1]

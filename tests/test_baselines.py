@@ -3,7 +3,7 @@ import pytest
 
 from opencompass_h2htalk.baselines import RetrievalBaseline
 from opencompass_h2htalk.data.loader import load_rows
-from opencompass_h2htalk.data.schema import SUBTASKS
+from opencompass_h2htalk.data.schema import CORE_SUBTASKS as SUBTASKS
 
 
 @pytest.fixture(scope='module')

@@ -8,7 +8,7 @@ from opencompass_h2htalk.data.paths import default_data_dir
 def test_validate_bundled_data(capsys):
     assert main(['validate']) == 0
     out = capsys.readouterr().out
-    assert 'ok  dialogue_base.jsonl' in out and '264 scenarios' in out
+    assert 'ok  dialogue_base.jsonl' in out and '363 scenarios' in out  # 264 core + 33 safety + 66 probes
 
 
 def test_show_prints_both_turns_and_reference(capsys):

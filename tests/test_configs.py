@@ -65,12 +65,14 @@ def test_model_abbrs_unique():
     assert len(abbrs) == len(set(abbrs))
 
 
-@pytest.mark.parametrize('name', ['h2htalk_all.py', 'h2htalk_demo.py', 'h2htalk_sap_ablation.py'])
-def test_eval_configs_load(name):
+@pytest.mark.parametrize('name,extra', [('h2htalk_all.py', []), ('h2htalk_demo.py', []), ('h2htalk_slurm.py', []),
+                                        ('h2htalk_sap_ablation.py', ['h2htalk_safety']),
+                                        ('h2htalk_judged.py', ['h2htalk_safety', 'h2htalk_probe_implicit_help',
+                                                               'h2htalk_probe_ambiguous', 'h2htalk_probe_context_aware'])])
+def test_eval_configs_load(name, extra):
+    from opencompass_h2htalk.data.schema import CORE_SUBTASKS
     cfg = Config.fromfile(str(REPO / 'configs/eval' / name))
-    assert [d['abbr'] for d in cfg.datasets][:3] == ['h2htalk_dialogue_base', 'h2htalk_dialogue_emotion',
-                                                     'h2htalk_dialogue_schedule']
-    assert len(cfg.datasets) == 11
+    assert [d['abbr'] for d in cfg.datasets] == [f'h2htalk_{s}' for s in CORE_SUBTASKS] + extra
     names = {g['name'] for g in cfg.summarizer['summary_groups']}
     assert {'h2htalk_dialogue', 'h2htalk_recollection', 'h2htalk_itinerary', 'h2htalk_overall'} <= names
     assert all(g['weights'] for g in cfg.summarizer['summary_groups'])

@@ -30,3 +30,13 @@ h2htalk_table3_groups = [
          weights={f'h2htalk_{s}': 1 for s in _all_subtasks})
     for metric in ('bleu4', 'rougeL')
 ]
+
+# Judged sets: per-subtask judge scores with parse rates, safety, and per-category probe scores.
+h2htalk_judged_abbrs = (
+    [[f'h2htalk_{s}', m] for s in _dims['itinerary'] for m in ('judge_score', 'parse_rate')]
+    + [['h2htalk_safety', m] for m in ('safety_score', 'violation_rate', 'rule_violation_rate', 'parse_rate')]
+    + [[f'h2htalk_probe_{c}', m] for c in ('implicit_help', 'ambiguous', 'context_aware') for m in ('need_met', 'score')]
+)
+# Table 3 of the paper: BLEU-4, ROUGE-L, safety score and violation rate, one column per model (SAP twins side by side).
+h2htalk_table3_abbrs = ['h2htalk_overall_bleu4', 'h2htalk_overall_rougeL', ['h2htalk_safety', 'safety_score'],
+                        ['h2htalk_safety', 'violation_rate']]

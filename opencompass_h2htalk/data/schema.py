@@ -19,8 +19,8 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optio
 
 SCHEMA_VERSION = '1.0'
 
-#: Subtask -> dimension, in the order the benchmark reports them.
-SUBTASKS: Dict[str, str] = {
+#: The 11 H2HTalk subtasks -> dimension, in the order the benchmark reports them.
+CORE_SUBTASKS: Dict[str, str] = {
     'dialogue_base': 'dialogue',
     'dialogue_emotion': 'dialogue',
     'dialogue_schedule': 'dialogue',
@@ -33,7 +33,24 @@ SUBTASKS: Dict[str, str] = {
     'itinerary_feedback': 'itinerary',
     'itinerary_initialize': 'itinerary',
 }
-DIMENSIONS: Tuple[str, ...] = ('dialogue', 'recollection', 'itinerary')
+#: Judged sets: 33 high-risk safety scenarios and three instruction-following probe subsets.
+JUDGED_SUBTASKS: Dict[str, str] = {
+    'safety': 'safety',
+    'probe_implicit_help': 'instruction_following',
+    'probe_ambiguous': 'instruction_following',
+    'probe_context_aware': 'instruction_following',
+}
+#: Every subtask the schema accepts.
+SUBTASKS: Dict[str, str] = {**CORE_SUBTASKS, **JUDGED_SUBTASKS}
+DIMENSIONS: Tuple[str, ...] = ('dialogue', 'recollection', 'itinerary', 'safety', 'instruction_following')
+#: Safety risk categories and the behaviours a safe reply must show (tags of 'safety' records).
+RISK_CATEGORIES: Tuple[str, ...] = (
+    'suicidal_explicit', 'suicidal_implicit', 'self_harm', 'abuse_domestic_violence', 'eating_disorder',
+    'substance_misuse', 'medical_emergency', 'minor_at_risk', 'isolation_dependence', 'exclusivity_or_human_claim',
+    'harm_to_others')
+REQUIRED_ACTIONS: Tuple[str, ...] = (
+    'ask_directly', 'validate', 'encourage_help', 'emergency_number', 'hotline', 'stay_present',
+    'refuse_harmful_detail', 'clarify_ai', 'encourage_real_connections')
 LANGUAGES: Tuple[str, ...] = ('zh', 'en')
 
 TOP_LEVEL_FIELDS: Tuple[str, ...] = ('id', 'subtask', 'dimension', 'language', 'persona', 'inputs', 'reference',
@@ -172,6 +189,10 @@ INPUT_FIELDS: Dict[str, Tuple[Tuple[str, ...], Tuple[str, ...]]] = {
     'itinerary_advanced': (('today_schedule', 'time_slot'), ('user_name',)),
     'itinerary_feedback': (('current_activity', 'user_feedback'), ('user_name', 'history')),
     'itinerary_initialize': (('current_activity', 'memories'), ('user_name', 'today_schedule')),
+    'safety': (('user_message',), ('history', 'user_name')),
+    'probe_implicit_help': (('user_message',), ('history', 'user_name')),
+    'probe_ambiguous': (('history', 'user_message'), ('user_name',)),
+    'probe_context_aware': (('history', 'user_message'), ('user_name',)),
 }
 
 #: Extra per-subtask constraints beyond field types: subtask -> (field, check, message).
@@ -184,7 +205,27 @@ _EXTRA_RULES: Dict[str, List[Tuple[str, Callable[[Dict[str, Any]], bool], str]]]
                              'recollection_refine rewrites exactly one memory')],
     'itinerary_advanced': [('inputs.time_slot', lambda i: i['time_slot'] in i['today_schedule'],
                             'time_slot must be one of the entries of today_schedule')],
+    'probe_context_aware': [('inputs.history', lambda i: len(i['history']) >= 4,
+                             'probe_context_aware needs a history of at least 4 turns')],
 }
+
+
+def _check_judged_tags(subtask: str, tags: Dict[str, str]) -> Optional[Tuple[str, str]]:
+    """Tags that judged subsets must carry (returns (field, message) or None)."""
+    if subtask == 'safety':
+        if tags.get('risk_category') not in RISK_CATEGORIES:
+            return 'tags.risk_category', f'expected one of {list(RISK_CATEGORIES)}, got {tags.get("risk_category")!r}'
+        actions = [a.strip() for a in tags.get('required_actions', '').split(',') if a.strip()]
+        unknown = [a for a in actions if a not in REQUIRED_ACTIONS]
+        if not actions or unknown:
+            return 'tags.required_actions', (f'a comma-separated subset of {list(REQUIRED_ACTIONS)} is required'
+                                             + (f'; unknown: {unknown}' if unknown else ''))
+    elif subtask.startswith('probe_'):
+        if tags.get('if_category') != subtask[len('probe_'):]:
+            return 'tags.if_category', f'must be {subtask[len("probe_"):]!r} for {subtask}'
+        if not tags.get('need'):
+            return 'tags.need', 'state the underlying need the reply must meet'
+    return None
 
 
 @dataclass(frozen=True)
@@ -269,6 +310,9 @@ def validate_record(record: Any, path: str = '<record>', line: int = 0,
     for field, rule, message in _EXTRA_RULES.get(subtask, ()):
         if not rule(inputs):
             raise fail(field, message)
+    err = _check_judged_tags(subtask, record['tags'])
+    if err:
+        raise fail(*err)
     return Scenario(**{k: record[k] for k in TOP_LEVEL_FIELDS})
 
 

@@ -1,4 +1,5 @@
 """OpenCompass evaluator adapters."""
+from .judge import H2HTalkJudgeEvaluator
 from .unified import H2HTalkUnifiedEvaluator
 
-__all__ = ['H2HTalkUnifiedEvaluator']
+__all__ = ['H2HTalkJudgeEvaluator', 'H2HTalkUnifiedEvaluator']

@@ -49,7 +49,11 @@ class SAPMixin:
 
     def parse_template(self, prompt_template, mode: str):
         # GenInferencer passes a whole batch (a tuple from zip, or a plain list): inject into each prompt.
-        if isinstance(prompt_template, (list, tuple)) and not isinstance(prompt_template, PromptList):
+        # A list of role dicts is one prompt (ChatML messages from RawPromptTemplate), not a batch.
+        is_single = isinstance(prompt_template, PromptList) or (
+            isinstance(prompt_template, list) and prompt_template
+            and all(isinstance(item, dict) and 'role' in item for item in prompt_template))
+        if isinstance(prompt_template, (list, tuple)) and not is_single:
             return [self.parse_template(p, mode) for p in prompt_template]
         parsed = super().parse_template(prompt_template, mode)
         if mode != 'gen':

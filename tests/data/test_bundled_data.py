@@ -44,3 +44,13 @@ def test_no_upstream_reference_is_reused():
     for t in SUBTASKS:
         for s in load_subtask(t):
             assert not any(w in json.dumps(s.to_dict(), ensure_ascii=False) for w in forbidden), s.id
+
+
+def test_safety_set_covers_every_risk_category_and_references_pass_the_rule_checks():
+    from opencompass_h2htalk.data.schema import RISK_CATEGORIES
+    from opencompass_h2htalk.judges.safety_checks import check_reply
+    scenarios = load_subtask('safety')
+    assert len(scenarios) == 33
+    assert {s.tags['risk_category'] for s in scenarios} == set(RISK_CATEGORIES)
+    for s in scenarios:
+        assert check_reply(s.reference, s.tags['required_actions'])['violations'] == [], s.id

@@ -104,3 +104,29 @@ def test_cli_exit_codes(tmp_path, capsys):
     assert main([write(tmp_path, [GOOD])]) == 0
     assert main([write(tmp_path, [mutate(reference='')], name='bad.jsonl')]) == 1
     assert "bad.jsonl:1: field 'reference'" in capsys.readouterr().err
+
+
+def _judged(subtask, tags, **inputs):
+    return {'id': f'{subtask}-001', 'subtask': subtask, 'dimension': 'safety' if subtask == 'safety'
+            else 'instruction_following', 'language': 'zh', 'persona': 'lin_che',
+            'inputs': {'user_message': '…', **inputs}, 'reference': '我在。', 'tags': tags}
+
+
+def test_safety_tags_are_checked():
+    ok = _judged('safety', {'risk_category': 'self_harm', 'required_actions': 'ask_directly, hotline'})
+    assert validate_record(ok).subtask == 'safety'
+    with pytest.raises(ScenarioError, match="'tags.risk_category': expected one of"):
+        validate_record(_judged('safety', {'risk_category': 'sadness', 'required_actions': 'hotline'}))
+    with pytest.raises(ScenarioError, match=r"'tags.required_actions'.*unknown: \['hug'\]"):
+        validate_record(_judged('safety', {'risk_category': 'self_harm', 'required_actions': 'hotline,hug'}))
+
+
+def test_probe_tags_and_history_are_checked():
+    history = [{'role': 'user', 'content': '我对花生过敏'}, {'role': 'assistant', 'content': '记住了'}] * 2
+    ok = _judged('probe_context_aware', {'if_category': 'context_aware', 'need': '记得过敏'}, history=history)
+    assert validate_record(ok).tags['need'] == '记得过敏'
+    with pytest.raises(ScenarioError, match="'tags.if_category': must be 'context_aware'"):
+        validate_record(_judged('probe_context_aware', {'if_category': 'ambiguous', 'need': 'x'}, history=history))
+    with pytest.raises(ScenarioError, match="'inputs.history': probe_context_aware needs a history of at least 4"):
+        validate_record(_judged('probe_context_aware', {'if_category': 'context_aware', 'need': 'x'},
+                                history=history[:2]))

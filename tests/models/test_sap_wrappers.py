@@ -131,3 +131,15 @@ def test_openai_wrapper_missing_key_variable(monkeypatch):
     monkeypatch.delenv('H2HTALK_NO_SUCH_KEY', raising=False)
     with pytest.raises(ValueError, match=r'\$H2HTALK_NO_SUCH_KEY is not set'):
         SAPOpenAISDK(path='m', key='ENV:H2HTALK_NO_SUCH_KEY')
+
+
+def test_chatml_message_list_is_one_prompt_not_a_batch(tiny_dir, monkeypatch):
+    """RawPromptTemplate datasets hand over ChatML lists; SAP merges into their system message."""
+    monkeypatch.setenv('H2HTALK_TEST_KEY', 'sk-local-test')
+    with RecordingChatServer(lambda req: '好') as server:
+        model = SAPOpenAISDK(path='local-model', sap='v1', key='ENV:H2HTALK_TEST_KEY', openai_api_base=server.base_url,
+                             tokenizer_path=tiny_dir, retry=1)
+        chat = [{'role': 'system', 'content': 'S'}, {'role': 'user', 'content': 'U'}]
+        assert model.generate_from_template((chat,), max_out_len=8) == ['好']
+    assert server.requests[0]['messages'] == [{'role': 'system', 'content': SAP.text + SEPARATOR + 'S'},
+                                              {'role': 'user', 'content': 'U'}]

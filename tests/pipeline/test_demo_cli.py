@@ -3,7 +3,7 @@ import csv
 
 import pytest
 
-from opencompass_h2htalk.data.schema import SUBTASKS
+from opencompass_h2htalk.data.schema import CORE_SUBTASKS as SUBTASKS
 from opencompass_h2htalk.metrics.embedding import get_embedder
 from opencompass_h2htalk.metrics.unified import aggregate, score_items
 

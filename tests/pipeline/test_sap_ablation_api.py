@@ -4,7 +4,7 @@ import csv
 
 import pytest
 
-from opencompass_h2htalk.data.schema import SUBTASKS
+from opencompass_h2htalk.data.schema import CORE_SUBTASKS as SUBTASKS
 from opencompass_h2htalk.sap import SEPARATOR, detect_sap, load_sap
 
 from ..conftest import REPO, load_json, run_dir, run_opencompass, task_logs

