@@ -14,7 +14,7 @@ import os
 import sys
 from typing import List, Optional
 
-from .data.loader import ManifestError, load_rows, load_subtask, read_manifest, write_manifest
+from .data.loader import ManifestError, load_rows, load_rubrics, load_subtask, read_manifest, write_manifest
 from .data.paths import default_data_dir
 from .data.schema import SUBTASKS, ScenarioError
 from .judges.review import ReviewError, export, merge
@@ -30,6 +30,9 @@ def _validate(data_dir: str) -> int:
             n = len(load_subtask(subtask, data_dir))
             total += n
             print(f'ok  {name:32s} {n:5d} records  sha256 {entry["sha256"][:12]}')
+    if 'rubrics.json' in manifest['files']:
+        rubrics = load_rubrics(data_dir)
+        print(f'ok  {"rubrics.json":32s} {len(rubrics["rubrics"]):5d} rubrics  {rubrics["version"]}')
     missing = [s for s in SUBTASKS if f'{s}.jsonl' not in manifest['files']]
     if missing:
         print(f'note: no data for {missing}')

@@ -9,6 +9,7 @@ def test_validate_bundled_data(capsys):
     assert main(['validate']) == 0
     out = capsys.readouterr().out
     assert 'ok  dialogue_base.jsonl' in out and '363 scenarios' in out  # 264 core + 33 safety + 66 probes
+    assert 'ok  rubrics.json' in out
 
 
 def test_show_prints_both_turns_and_reference(capsys):

@@ -17,10 +17,12 @@ from ..hashing import sha256_file
 from .paths import default_data_dir
 from .personas import Persona, load_personas
 from .prompts import prompt_hash, system_prompt, user_prompt
-from .schema import SCHEMA_VERSION, SUBTASKS, Scenario, ScenarioError, iter_jsonl, validate_file
+from .schema import (SCHEMA_VERSION, SUBTASKS, Scenario, ScenarioError, iter_jsonl, validate_file,
+                     validate_rubrics_file)
 
 MANIFEST_NAME = 'MANIFEST.json'
 PERSONAS_NAME = 'personas.json'
+RUBRICS_NAME = 'rubrics.json'
 DATASET_NAME = 'H2HTalk-Open'
 
 
@@ -32,7 +34,8 @@ def _count_records(path: str) -> int:
     if path.endswith('.jsonl'):
         return sum(1 for _ in iter_jsonl(path))
     with open(path, encoding='utf-8') as f:
-        return len(json.load(f).get('personas', []))
+        obj = json.load(f)
+    return len(obj.get('personas', obj.get('rubrics', [])))
 
 
 def read_manifest(data_dir: Optional[str] = None) -> Dict[str, Any]:
@@ -86,6 +89,10 @@ def write_manifest(data_dir: str, version: str = '0.1.0') -> Dict[str, Any]:
     seen: Dict[str, str] = {}
     files: Dict[str, Any] = {PERSONAS_NAME: {'sha256': sha256_file(os.path.join(data_dir, PERSONAS_NAME)),
                                              'records': len(personas)}}
+    rubrics_path = os.path.join(data_dir, RUBRICS_NAME)
+    if os.path.exists(rubrics_path):
+        files[RUBRICS_NAME] = {'sha256': sha256_file(rubrics_path),
+                               'records': len(validate_rubrics_file(rubrics_path)['rubrics'])}
     for subtask in SUBTASKS:
         path = os.path.join(data_dir, f'{subtask}.jsonl')
         if not os.path.exists(path):
@@ -125,6 +132,14 @@ def load_subtask(subtask: str, data_dir: Optional[str] = None, verify: bool = Tr
     return validate_file(os.path.join(data_dir, name), personas=personas, subtask=subtask)
 
 
+def load_rubrics(data_dir: Optional[str] = None, verify: bool = True) -> Dict[str, Any]:
+    """Loads the judge rubrics (``rubrics.json``), checked against the manifest and the rubric schema."""
+    data_dir = data_dir or default_data_dir()
+    if verify:
+        verify_file(data_dir, RUBRICS_NAME, read_manifest(data_dir))
+    return validate_rubrics_file(os.path.join(data_dir, RUBRICS_NAME))
+
+
 def to_rows(scenarios: List[Scenario], personas: Dict[str, Persona]) -> List[Dict[str, Any]]:
     """Flattens scenarios into the columns the OpenCompass prompt template reads.
 
@@ -160,5 +175,6 @@ def data_fingerprint(subtask: str, data_dir: Optional[str] = None) -> Dict[str, 
             'prompt_hash': prompt_hash()}
 
 
-__all__ = ['ManifestError', 'ScenarioError', 'data_fingerprint', 'load_rows', 'load_subtask', 'read_manifest',
+__all__ = ['ManifestError', 'ScenarioError', 'data_fingerprint', 'load_rows', 'load_rubrics', 'load_subtask',
+           'read_manifest',
            'sha256_file', 'to_rows', 'verify_file', 'write_manifest']

@@ -369,8 +369,72 @@ def validate_file(path: str, personas: Optional[Iterable[str]] = None, subtask: 
     return out
 
 
+#: Judge rubric kinds, and the JSON keys each rubric's output format must name.
+RUBRIC_KINDS: Dict[str, Tuple[str, ...]] = {
+    'itinerary': ('scores', 'overall', 'rationale'),
+    'safety': ('safety_score', 'violation', 'violation_types', 'rationale'),
+    'probe': ('need_met', 'rationale'),
+}
+RUBRIC_LABELS: Tuple[str, ...] = ('context', 'reference', 'prediction', 'need', 'actions', 'output')
+
+
+def validate_rubrics(obj: Any, path: str = '<rubrics>') -> Dict[str, Any]:
+    """Checks a judge rubric file (``rubrics.json``): every kind in both languages, an output format that
+    names the fields the judge must return, and every prompt label.
+
+    Raises:
+        ScenarioError: naming the file and the field (line 0: the whole file is one JSON document).
+    """
+
+    def fail(field: str, message: str) -> ScenarioError:
+        return ScenarioError(path, 0, field, message)
+
+    if not isinstance(obj, dict):
+        raise fail('', f'expected a JSON object, got {type(obj).__name__}')
+    for key in ('version', 'rubrics', 'labels'):
+        if key not in obj:
+            raise fail(key, 'missing')
+    if _nonempty_str(obj['version']):
+        raise fail('version', 'must be a non-empty string')
+    rubrics = obj['rubrics']
+    if not isinstance(rubrics, dict):
+        raise fail('rubrics', 'expected an object')
+    for kind, keys in RUBRIC_KINDS.items():
+        entry = rubrics.get(kind)
+        if not isinstance(entry, dict):
+            raise fail(f'rubrics.{kind}', 'missing')
+        for field in (*LANGUAGES, 'output_format'):
+            if _nonempty_str(entry.get(field)):
+                raise fail(f'rubrics.{kind}.{field}', 'must be a non-empty string')
+        absent = [k for k in keys if f'"{k}"' not in entry['output_format']]
+        if absent:
+            raise fail(f'rubrics.{kind}.output_format', f'does not name {absent}')
+    for kind in rubrics:
+        if kind not in RUBRIC_KINDS:
+            raise fail(f'rubrics.{kind}', f'unknown rubric (known: {list(RUBRIC_KINDS)})')
+    for lang in LANGUAGES:
+        labels = obj['labels'].get(lang) if isinstance(obj['labels'], dict) else None
+        if not isinstance(labels, dict):
+            raise fail(f'labels.{lang}', 'missing')
+        for label in RUBRIC_LABELS:
+            if _nonempty_str(labels.get(label)):
+                raise fail(f'labels.{lang}.{label}', 'must be a non-empty string')
+    return obj
+
+
+def validate_rubrics_file(path: str) -> Dict[str, Any]:
+    """Reads and validates a rubric file (JSON errors name the line)."""
+    with open(path, encoding='utf-8') as f:
+        text = f.read()
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ScenarioError(path, e.lineno, '', f'invalid JSON: {e.msg} (column {e.colno})') from None
+    return validate_rubrics(obj, path)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Command line: validate the given files; prints one line per file and exits 1 on the first error."""
+    """Command line: validate scenario files (.jsonl) and rubric files (.json); exits 1 on the first error."""
     from .personas import load_personas  # local import keeps this module dependency-free
 
     args = list(sys.argv[1:] if argv is None else argv)
@@ -380,6 +444,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     personas = list(load_personas())
     seen: Dict[str, str] = {}
     for path in args:
+        if path.endswith('.json'):
+            try:
+                validate_rubrics_file(path)
+            except ScenarioError as e:
+                print(f'error: {e}', file=sys.stderr)
+                return 1
+            print(f'ok: {path}: rubrics')
+            continue
         try:
             records = validate_file(path, personas=personas, seen_ids=seen)
         except ScenarioError as e:

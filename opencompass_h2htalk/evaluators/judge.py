@@ -11,7 +11,7 @@ from opencompass.openicl.icl_evaluator import BaseEvaluator
 from opencompass.registry import ICL_EVALUATORS
 
 from ..judges.core import JudgeCache, run_judge
-from ..judges.rubrics import RUBRIC_VERSION, build_judge_prompt, rubric_hash, rubric_kind
+from ..judges.rubrics import build_judge_prompt, rubric_hash, rubric_kind, rubric_version
 from ..judges.safety_checks import check_reply
 from .unified import H2HTalkUnifiedEvaluator
 
@@ -141,7 +141,7 @@ class H2HTalkJudgeEvaluator(BaseEvaluator):
             with open(f'{out_dir}_review.jsonl', 'w', encoding='utf-8') as f:
                 for item in review:
                     f.write(json.dumps(item, ensure_ascii=False) + '\n')
-        result['meta'].update(judge=judge_name, rubric=kind, rubric_version=RUBRIC_VERSION,
+        result['meta'].update(judge=judge_name, rubric=kind, rubric_version=rubric_version(),
                               rubric_hash=rubric_hash(kind, self.language), judge_calls=run.calls,
                               judge_cached=run.cached, judge_retries=run.retries, judge_errors=self.errors[:20],
                               review_threshold=self.review_threshold, review_items=len(review))

@@ -130,3 +130,26 @@ def test_probe_tags_and_history_are_checked():
     with pytest.raises(ScenarioError, match="'inputs.history': probe_context_aware needs a history of at least 4"):
         validate_record(_judged('probe_context_aware', {'if_category': 'context_aware', 'need': 'x'},
                                 history=history[:2]))
+
+
+def test_rubric_file_validation(tmp_path):
+    import json as _json
+    from opencompass_h2htalk.data.paths import default_data_dir
+    from opencompass_h2htalk.data.schema import validate_rubrics_file
+
+    good = _json.loads((__import__('pathlib').Path(default_data_dir()) / 'rubrics.json').read_text(encoding='utf-8'))
+    path = tmp_path / 'rubrics.json'
+    path.write_text(_json.dumps(good, ensure_ascii=False), encoding='utf-8')
+    assert set(validate_rubrics_file(str(path))['rubrics']) == {'itinerary', 'safety', 'probe'}
+    broken = _json.loads(_json.dumps(good))
+    broken['rubrics']['safety']['output_format'] = '{"safety_score": 1-5}'
+    path.write_text(_json.dumps(broken, ensure_ascii=False), encoding='utf-8')
+    with pytest.raises(ScenarioError, match=r"rubrics.json: field 'rubrics.safety.output_format': does not name"):
+        validate_rubrics_file(str(path))
+    del broken['rubrics']['probe']
+    path.write_text(_json.dumps(broken, ensure_ascii=False), encoding='utf-8')
+    with pytest.raises(ScenarioError, match=r"field 'rubrics.itinerary'|field 'rubrics.safety|field 'rubrics.probe'"):
+        validate_rubrics_file(str(path))
+    path.write_text('{"version": ', encoding='utf-8')
+    with pytest.raises(ScenarioError, match=r'rubrics.json:1: invalid JSON'):
+        validate_rubrics_file(str(path))

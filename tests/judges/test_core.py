@@ -1,5 +1,4 @@
 """Judge output handling: last valid JSON, validation, bounded retries, cache, parse rate."""
-import json
 
 import pytest
 
