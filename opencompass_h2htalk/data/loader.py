@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from ..hashing import sha256_file
 from .paths import default_data_dir
@@ -120,6 +120,11 @@ def load_subtask(subtask: str, data_dir: Optional[str] = None, verify: bool = Tr
         ManifestError: the data differs from the manifest.
         ScenarioError: a record breaks the schema (file, line and field are named).
     """
+    return _load(subtask, data_dir, verify)[0]
+
+
+def _load(subtask: str, data_dir: Optional[str], verify: bool) -> Tuple[List[Scenario], Dict[str, Persona]]:
+    """Scenarios of one subtask and the personas they were validated against (each file read once)."""
     if subtask not in SUBTASKS:
         raise ValueError(f'unknown subtask {subtask!r}; expected one of {list(SUBTASKS)}')
     data_dir = data_dir or default_data_dir()
@@ -129,7 +134,7 @@ def load_subtask(subtask: str, data_dir: Optional[str] = None, verify: bool = Tr
         verify_file(data_dir, PERSONAS_NAME, manifest)
         verify_file(data_dir, name, manifest)
     personas = load_personas(data_dir)
-    return validate_file(os.path.join(data_dir, name), personas=personas, subtask=subtask)
+    return validate_file(os.path.join(data_dir, name), personas=personas, subtask=subtask), personas
 
 
 def load_rubrics(data_dir: Optional[str] = None, verify: bool = True) -> Dict[str, Any]:
@@ -161,8 +166,7 @@ def to_rows(scenarios: List[Scenario], personas: Dict[str, Persona]) -> List[Dic
 
 def load_rows(subtask: str, data_dir: Optional[str] = None, verify: bool = True) -> List[Dict[str, Any]]:
     """:func:`load_subtask` followed by :func:`to_rows`."""
-    data_dir = data_dir or default_data_dir()
-    return to_rows(load_subtask(subtask, data_dir, verify), load_personas(data_dir))
+    return to_rows(*_load(subtask, data_dir, verify))
 
 
 def data_fingerprint(subtask: str, data_dir: Optional[str] = None) -> Dict[str, Any]:

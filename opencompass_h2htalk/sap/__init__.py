@@ -76,6 +76,23 @@ def detect_sap(prompt: Any) -> List[str]:
     return [a or b for a, b in _HEADER_RE.findall(text)]
 
 
+def _roles(items: List[Any]):
+    """(text key, system role, user role) for ChatML messages or OpenCompass role items."""
+    chatml = any(isinstance(it, dict) and 'content' in it and 'prompt' not in it for it in items)
+    return ('content', 'system', 'user') if chatml else ('prompt', 'SYSTEM', 'HUMAN')
+
+
+def _copy(prompt: List[Any]) -> List[Any]:
+    return [dict(item) if isinstance(item, dict) else item for item in prompt]
+
+
+def _like(prompt: Any, items: List[Any]) -> List[Any]:
+    """``items`` in a list of the same type as ``prompt`` (keeps PromptList a PromptList)."""
+    out = type(prompt)() if isinstance(prompt, list) else []
+    out.extend(items)
+    return out
+
+
 def _merge(sap_text: str, existing: str) -> str:
     return f'{sap_text}{SEPARATOR}{existing}' if existing and existing.strip() else sap_text
 
@@ -95,18 +112,15 @@ def inject(prompt: Prompt, sap_text: str) -> Prompt:
         return prompt
     if isinstance(prompt, str):
         return [{'role': 'SYSTEM', 'prompt': sap_text}, {'role': 'HUMAN', 'prompt': prompt}]
-    items = [dict(item) if isinstance(item, dict) else item for item in prompt]
-    chatml = any(isinstance(it, dict) and 'content' in it and 'prompt' not in it for it in items)
-    key, system_role = ('content', 'system') if chatml else ('prompt', 'SYSTEM')
+    items = _copy(prompt)
+    key, system_role, _ = _roles(items)
     for it in items:
         if isinstance(it, dict) and it.get('role') == system_role:
             it[key] = _merge(sap_text, it.get(key, ''))
             break
     else:
         items.insert(0, {'role': system_role, key: sap_text})
-    out = type(prompt)() if isinstance(prompt, list) else []
-    out.extend(items)
-    return out
+    return _like(prompt, items)
 
 
 def fold_system_into_user(prompt: Prompt) -> Prompt:
@@ -114,9 +128,8 @@ def fold_system_into_user(prompt: Prompt) -> Prompt:
     first user turn and drops the system item. Strings are returned unchanged."""
     if isinstance(prompt, str):
         return prompt
-    items = [dict(it) if isinstance(it, dict) else it for it in prompt]
-    chatml = any(isinstance(it, dict) and 'content' in it and 'prompt' not in it for it in items)
-    key, system_role, user_role = ('content', 'system', 'user') if chatml else ('prompt', 'SYSTEM', 'HUMAN')
+    items = _copy(prompt)
+    key, system_role, user_role = _roles(items)
     systems = [it for it in items if isinstance(it, dict) and it.get('role') == system_role]
     if not systems:
         return prompt
@@ -128,9 +141,7 @@ def fold_system_into_user(prompt: Prompt) -> Prompt:
             break
     else:
         rest.insert(0, {'role': user_role, key: system_text})
-    out = type(prompt)() if isinstance(prompt, list) else []
-    out.extend(rest)
-    return out
+    return _like(prompt, rest)
 
 
 def describe(sap: Optional[SAPText]) -> Dict[str, Optional[str]]:
