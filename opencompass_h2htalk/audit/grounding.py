@@ -137,7 +137,7 @@ _DAYPART = re.compile(r'清晨|早上|上午|中午|午休|午后|下午|傍晚|
 
 
 #: Clauses about the weather or the pace of the day are not activities.
-_NOT_ACTIVITY = re.compile(r'下(?:起|着)?[小大中阵]?雨|下雪|刮风|天晴|阴天|不忙|很忙|关店半天')
+_NOT_ACTIVITY = re.compile(r'下(?:起|着)?[小大中阵]?雨|下雪|刮风|天晴|阴天|不忙|很忙|关店半天|^(?:下班|放学|收工|忙完)后?$')
 
 
 def overview_clauses(overview: str, persona_name: str = '') -> List[str]:
@@ -146,9 +146,11 @@ def overview_clauses(overview: str, persona_name: str = '') -> List[str]:
     text = overview.replace(persona_name, '') if persona_name else overview
     clauses = []
     for part in re.split(r'[，。；;！!？?\n]', text):
-        if not _DAYPART.search(part) or _NOT_ACTIVITY.search(part):
+        if not _DAYPART.search(part):
             continue
         core = _TIME_WORDS.sub('', part).strip()
+        if _NOT_ACTIVITY.search(part) or _NOT_ACTIVITY.search(core):
+            continue
         if len(normalize(core)) >= T.MIDDLE_MIN_CLAUSE_CHARS:
             clauses.append(core)
     return clauses

@@ -12,8 +12,8 @@ SYNTH_MIN_SUPPORT = 0.5
 #: "开店泡茶待客"), so one shared bigram is the honest bar; a dropped activity shares none.
 MIDDLE_MIN_SHARED_BIGRAMS = 1
 #: Overview clauses shorter than this (after removing time words and connectives) are not activities
-#: ("之后", "十点半睡下" still counts: 4 characters).
-MIDDLE_MIN_CLAUSE_CHARS = 4
+#: ("十点半睡下" -> "睡下", "雨停", "轮休" say when the day ends or pauses, not what is done).
+MIDDLE_MIN_CLAUSE_CHARS = 3
 
 # ---------------------------------------------------------------- duplicates
 #: Character n-gram size for near-duplicate detection: trigrams are the shortest unit that is rarely shared by

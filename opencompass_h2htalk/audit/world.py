@@ -48,7 +48,7 @@ def _patterns(user_name: str) -> Dict[str, List[Rule]]:
             (re.compile(rf'(?:握住|握着|牵着|牵起|牵住|拉着|拉住|抱住|抱抱|拥抱|摸摸|拍拍|揉揉|搂着|搂住|挽着|靠着|挨着|依偎着?)'
                         rf'{u}'), False, False),
             (re.compile(rf'(?:坐到|坐在|依偎在){u}(?:身边|旁边|边上)'), False, False),
-            (re.compile(rf'(?:递给|塞给|塞到|递到|放到){u}'), False, False),
+            (re.compile(rf'(?<!快)(?:递给|塞给|塞到|递到|放到){u}'), False, False),
             (re.compile(rf'给{u}(?:擦|披|盖|捶|揉|按)'), False, False),
             (re.compile(rf'{u}的(?:手|肩|肩膀|头|头发|背|后背|脸)'), False, False),
             (re.compile(r'[（(][^）)]*(?:抱抱|拥抱|握手|摸头|拍肩|牵手)[^）)]*[）)]'), False, False),
