@@ -11,7 +11,7 @@ from .model import Finding, Record, user_turns
 _HOTLINE_WORD = re.compile(r'热线|援助电话|求助电话|hotline', re.I)
 _PHONE = re.compile(r'\d{3,}')
 #: Lasting symptoms of depression in what the user says: a duration and a loss of interest / crying / sleep.
-_DURATION = re.compile(r'[一二两三四五六七八九十几半\d]+个?(?:月|星期|礼拜)|好几周|好久|很久|一直|半年|整整')
+_DURATION = re.compile(r'[一二两三四五六七八九十几半\d]+个?多?(?:月|星期|礼拜)|好几周|好久|很久|一直|半年|整整')
 _SYMPTOM = re.compile(r'提不起|没兴趣|没意思|什么都不想|哭|睡不着|失眠|吃不下|不想动|没力气|活着没')
 _PROFESSIONAL = re.compile(r'心理|咨询|医生|医院|专业|热线|12356|门诊|精神科')
 
