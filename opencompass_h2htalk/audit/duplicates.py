@@ -2,7 +2,6 @@
 inputs and references, within and across subtasks, and caps on verbatim reuse of input items."""
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
@@ -57,31 +56,29 @@ def check_exact(records: List[Record]) -> List[Finding]:
 
 
 def near_pairs(texts: List[str], threshold: float, n: int = T.NEAR_NGRAM) -> List[Tuple[int, int, float]]:
-    """Pairs (i, j, jaccard) with i < j and n-gram Jaccard >= threshold, found through an inverted index (only
-    pairs sharing n-grams are scored, so 5,000 texts take well under a second)."""
+    """Pairs (i, j, jaccard) with i < j and n-gram Jaccard >= threshold.
+
+    Shared n-gram counts come from one sparse product (texts x n-grams), so only pairs that share n-grams are
+    scored and 5,000 texts take about a second. scipy is installed with sentence-transformers (a dependency).
+    """
+    from scipy import sparse
+
     grams = [char_ngrams(t, n) if len(normalize(t)) >= T.DUP_MIN_CHARS else set() for t in texts]
-    index: Dict[str, List[int]] = defaultdict(list)
+    vocab: Dict[str, int] = {}
+    rows, cols = [], []
     for i, g in enumerate(grams):
         for x in g:
-            index[x].append(i)
-    shared: Dict[Tuple[int, int], int] = defaultdict(int)
-    # An n-gram in very many texts ("的时候") says nothing about twins and would make the pass quadratic.
-    cap = max(50, int(math.sqrt(len(texts)) * 4))
-    for ids in index.values():
-        if len(ids) > cap:
-            continue
-        for a in range(len(ids)):
-            for b in range(a + 1, len(ids)):
-                shared[(ids[a], ids[b])] += 1
-    out = []
-    for (i, j), k in shared.items():
-        # |A∩B| >= k (frequent grams were skipped), and Jaccard <= k / max(|A|,|B|) bounds the rest cheaply.
-        if k / max(len(grams[i]), len(grams[j])) < threshold:
-            continue
-        score = jaccard(grams[i], grams[j])
-        if score >= threshold:
-            out.append((i, j, score))
-    return sorted(out)
+            rows.append(i)
+            cols.append(vocab.setdefault(x, len(vocab)))
+    if not rows:
+        return []
+    x = sparse.csr_matrix((np.ones(len(rows), dtype=np.int32), (rows, cols)), shape=(len(texts), len(vocab)))
+    shared = sparse.triu(x @ x.T, k=1).tocoo()
+    sizes = np.array([len(g) for g in grams], dtype=np.float64)
+    union = sizes[shared.row] + sizes[shared.col] - shared.data
+    score = shared.data / np.maximum(union, 1)
+    keep = score >= threshold
+    return sorted((int(i), int(j), float(s)) for i, j, s in zip(shared.row[keep], shared.col[keep], score[keep]))
 
 
 def check_near(records: List[Record]) -> List[Finding]:
@@ -89,10 +86,11 @@ def check_near(records: List[Record]) -> List[Finding]:
     out = []
     seen: Set[Tuple[int, int]] = set()
     for label, get in (('inputs', scenario_text), ('reference', lambda r: r.reference)):
-        for i, j, score in near_pairs([get(r) for r in records], T.NEAR_JACCARD):
+        texts = [normalize(get(r)) for r in records]
+        for i, j, score in near_pairs(texts, T.NEAR_JACCARD):
             if _linked(records[i], records[j]) or (i, j) in seen:
                 continue
-            if normalize(get(records[i])) == normalize(get(records[j])):
+            if texts[i] == texts[j]:
                 continue  # reported by dup.exact
             seen.add((i, j))
             out.append(records[j].finding('dup.near', f'{label} near-duplicate of {records[i].where()} '

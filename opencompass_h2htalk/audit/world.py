@@ -3,6 +3,7 @@ user, stage directions about the companion's own side, and each persona's fixed 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Dict, Iterable, List, Optional, Pattern, Tuple
 
 from .model import Finding, Record, history, schedule
@@ -26,6 +27,7 @@ def _you(user_name: str) -> str:
 Rule = Tuple[Pattern, bool, bool]
 
 
+@lru_cache(maxsize=4096)
 def _patterns(user_name: str) -> Dict[str, List[Rule]]:
     u = _you(user_name)
     we = rf'(?:咱俩|我俩|两人|俩人|和{u}|跟{u}|与{u}|陪{u}|带{u}|约{u})'
