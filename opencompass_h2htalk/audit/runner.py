@@ -6,7 +6,7 @@ import json
 import os
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 from ..data.schema import TOP_LEVEL_FIELDS, ScenarioError, iter_jsonl, validate_record
 from . import chains, distribution, duplicates, grounding, hygiene, safety, shape, world
@@ -63,7 +63,7 @@ def _schema_check(data: dict, path: str, line: int) -> Optional[Finding]:
     return None
 
 
-def load_records(data_dir: str) -> (List[Record], List[Finding]):
+def load_records(data_dir: str) -> Tuple[List[Record], List[Finding]]:
     """Every record of every ``*.jsonl`` in ``data_dir`` (file order), and schema findings for bad ones."""
     records, bad = [], []
     for path in sorted(glob.glob(os.path.join(data_dir, '*.jsonl'))):

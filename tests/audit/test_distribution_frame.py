@@ -27,7 +27,8 @@ def test_targeted_lengths_fail_natural_ones_pass():
     same = [rec('dialogue_base', {}, '字' * (40 + k % 2), line=k + 1) for k in range(10)]
     found = check_length_spread(same)
     assert checks(found) == ['dist.length_spread'] and found[0].line == 0
-    varied = [rec('dialogue_base', {}, '字' * n, line=k + 1) for k, n in enumerate([12, 30, 55, 80, 20, 41, 66, 25, 90, 35])]
+    lengths = [12, 30, 55, 80, 20, 41, 66, 25, 90, 35]
+    varied = [rec('dialogue_base', {}, '字' * n, line=k + 1) for k, n in enumerate(lengths)]
     assert check_length_spread(varied) == []
     assert check_length_spread(same[:T.MIN_RECORDS_FOR_CV - 1]) == []
 

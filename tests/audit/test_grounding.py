@@ -108,9 +108,10 @@ def test_time_of_day_windows():
 
 
 def test_time_of_day_tag_matches_slot():
-    ok = rec('itinerary_advanced', {'today_schedule': SCHEDULE, 'time_slot': SCHEDULE[1]}, '', tags={'time_of_day': '下午'})
+    inputs = {'today_schedule': SCHEDULE, 'time_slot': SCHEDULE[1]}
+    ok = rec('itinerary_advanced', inputs, '', tags={'time_of_day': '下午'})
     assert check_time_of_day(ok) == []
-    bad = rec('itinerary_advanced', {'today_schedule': SCHEDULE, 'time_slot': SCHEDULE[1]}, '', tags={'time_of_day': '清晨'})
+    bad = rec('itinerary_advanced', inputs, '', tags={'time_of_day': '清晨'})
     assert checks(check_time_of_day(bad)) == ['grounding.time_of_day']
 
 

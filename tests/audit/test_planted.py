@@ -145,7 +145,8 @@ def planted(tmp_path_factory):
     r['reference'] = '下周三去面试，加油！'
     expect('recollection_refine.jsonl', line, 'format.first_person')
     # A new fact in an opener (a place and a number nobody gave).
-    line, r = pick('recollection_initialize', 'grounding.new_fact', lambda r: '西安' not in json.dumps(r, ensure_ascii=False))
+    line, r = pick('recollection_initialize', 'grounding.new_fact',
+                   lambda r: '西安' not in json.dumps(r, ensure_ascii=False))
     r['reference'] += '听说你下个月去西安，要带3本书吗？'
     expect('recollection_initialize.jsonl', line, 'grounding.new_fact')
     # Schedule entries phrased as states; a plan outside its slot; a wrong time-of-day tag.
