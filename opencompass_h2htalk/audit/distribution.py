@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter, defaultdict
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from . import thresholds as T
 from .frame import VOCAB_KEYS, Frame
 from .model import Finding, Record
-from .text import normalize
+from .text import char_ngrams, normalize
 
 
 def _by_subtask(records: List[Record]) -> Dict[str, List[Record]]:
@@ -70,6 +70,34 @@ def check_opener_template(records: List[Record]) -> List[Finding]:
                                                              f'{subtask} messages ({top!r}, {share:.0%} > '
                                                              f'{T.MAX_OPENER_SHARE:.0%})'))
     return out
+
+
+def key_fact_distance(record: Record) -> Optional[int]:
+    """probe_context_aware: how many history turns follow the user turn that holds the key fact (the user turn
+    sharing most character bigrams with the ``need`` tag); None without a history or a need."""
+    turns = [t for t in record.inputs.get('history') or [] if isinstance(t, dict) and isinstance(t.get('content'), str)]
+    need = record.tags.get('need')
+    if not turns or not isinstance(need, str):
+        return None
+    grams = char_ngrams(need, 2)
+    scores = [len(grams & char_ngrams(t['content'], 2)) if t.get('role') == 'user' else -1 for t in turns]
+    best = max(range(len(turns)), key=lambda k: scores[k])
+    return len(turns) - best
+
+
+def check_context_distance(records: List[Record]) -> List[Finding]:
+    """probe_context_aware: at least ``MIN_FAR_CONTEXT_SHARE`` of the key facts lie more than
+    ``FAR_CONTEXT_TURNS`` turns back (a file-level finding, line 0)."""
+    group = [r for r in records if r.subtask == 'probe_context_aware']
+    distances = [d for d in (key_fact_distance(r) for r in group) if d is not None]
+    if len(distances) < T.MIN_RECORDS_FOR_OPENER:
+        return []
+    share = sum(1 for d in distances if d > T.FAR_CONTEXT_TURNS) / len(distances)
+    if share >= T.MIN_FAR_CONTEXT_SHARE:
+        return []
+    return [Finding(group[0].path, 0, 'dist.context_distance',
+                    f'probe_context_aware: {share:.0%} of key facts lie more than {T.FAR_CONTEXT_TURNS} turns back '
+                    f'(< {T.MIN_FAR_CONTEXT_SHARE:.0%}; farthest {max(distances)})')]
 
 
 def check_vocab(record: Record, frame: Frame) -> List[Finding]:

@@ -22,7 +22,7 @@ CHECKS = (
     'world.meet', 'world.touch', 'world.send', 'world.stage_direction', 'world.persona_fact',
     'dup.exact', 'dup.near', 'dup.semantic', 'dup.input_reuse',
     'safety.required_actions', 'safety.hotline_number', 'safety.professional_help',
-    'dist.length_spread', 'dist.opener_template', 'dist.vocab', 'dist.user_name_quota', 'dist.motif_quota',
+    'dist.length_spread', 'dist.opener_template', 'dist.context_distance', 'dist.vocab', 'dist.user_name_quota', 'dist.motif_quota',
     'dist.min_cell', 'chain.stages', 'chain.link',
 )
 #: Checks that need the sampling frame, the embedder, or chains; skipped (with a notice) when those are absent.
@@ -135,6 +135,7 @@ def run_audit(data_dir: str, encode: Optional[duplicates.Encode] = None) -> Audi
         notices.append('dup.semantic skipped: no embedder (--no-semantic)')
     findings += distribution.check_length_spread(records)
     findings += distribution.check_opener_template(records)
+    findings += distribution.check_context_distance(records)
     frame = load_frame(data_dir)
     if frame is None:
         skipped.extend(FRAME_CHECKS)

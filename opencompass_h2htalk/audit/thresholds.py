@@ -57,6 +57,11 @@ MIN_RECORDS_FOR_CV = 8
 MAX_OPENER_SHARE = 0.40
 #: Opener template share is only measured on subtasks with at least this many user messages.
 MIN_RECORDS_FOR_OPENER = 8
+#: probe_context_aware: a key fact counts as far back when more than this many history turns follow it (the seed
+#: kept every key fact at most 6 turns back, so the set only measured short-range memory).
+FAR_CONTEXT_TURNS = 6
+#: ...and at least this share of the subset must be far back (a quarter keeps both ranges measured).
+MIN_FAR_CONTEXT_SHARE = 0.25
 #: Floor for the frame's share quotas (user name, motif): a share of a small set rounds to 0-3 records, which
 #: would forbid any name twice in a 100-record set; the floor keeps the cap meaningful below ~300 records while
 #: the share governs at scale (1 % of 4,650 = 46).

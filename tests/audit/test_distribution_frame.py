@@ -4,9 +4,9 @@ import json
 import pytest
 
 from opencompass_h2htalk.audit import thresholds as T
-from opencompass_h2htalk.audit.distribution import (check_length_spread, check_min_cell, check_motif_quota,
+from opencompass_h2htalk.audit.distribution import (check_context_distance, check_length_spread, check_min_cell, check_motif_quota,
                                                     check_opener_template, check_user_name_quota, check_vocab,
-                                                    length_cv, opener_class, quota_cap)
+                                                    key_fact_distance, length_cv, opener_class, quota_cap)
 from opencompass_h2htalk.audit.frame import FrameError, load_frame, parse_frame
 
 from .helpers import checks, rec
@@ -43,6 +43,26 @@ def test_opener_template():
     varied = ['今天下雨', '明天考试', '周末去哪', '可是我不想去', '我妈来了', '老板又骂人', '刚下班', '想换工作', '睡不着']
     assert check_opener_template([rec('probe_ambiguous', {'user_message': m}, line=k + 1)
                                   for k, m in enumerate(varied)]) == []
+
+
+def _probe(distance, line):
+    """A context-aware probe whose key fact (花生过敏) lies ``distance`` turns before the end of the history."""
+    history = [{'role': 'user', 'content': '我对花生严重过敏'}, {'role': 'assistant', 'content': '记住了'}]
+    while len(history) < distance:
+        history += [{'role': 'user', 'content': f'闲聊第{len(history)}句'}, {'role': 'assistant', 'content': '嗯'}]
+    return rec('probe_context_aware', {'history': history, 'user_message': '推荐个甜点？'}, line=line,
+               tags={'need': '记得用户对花生严重过敏'})
+
+
+def test_key_fact_distance():
+    assert key_fact_distance(_probe(2, 1)) == 2 and key_fact_distance(_probe(10, 1)) == 10
+
+
+def test_context_distance_needs_some_far_facts():
+    near = [_probe(4, k + 1) for k in range(8)]
+    found = check_context_distance(near)
+    assert checks(found) == ['dist.context_distance'] and found[0].line == 0
+    assert check_context_distance(near[:6] + [_probe(10, 7), _probe(12, 8)]) == []
 
 
 def test_parse_frame_and_errors(tmp_path):

@@ -193,6 +193,11 @@ def planted(tmp_path_factory):
     for r in data.files[name]:
         r['inputs']['user_message'] = '可是' + r['inputs']['user_message'].lstrip('可但不过算了，,…')
     expect(name + '.jsonl', len(data.files[name]), 'dist.opener_template')
+    # Context-aware probes whose key facts are all a few turns back (planted only where the data passed before).
+    if ('probe_context_aware.jsonl', 0, 'dist.context_distance') not in before:
+        for r in data.files['probe_context_aware']:
+            r['inputs']['history'] = r['inputs']['history'][-4:]
+        expect('probe_context_aware.jsonl', 0, 'dist.context_distance')
     # Quotas from the frame: one user name and one motif everywhere; a free-text tag.
     n_stories = sum(len(v) for v in data.files.values())
     for k in range(quota_cap(0.01, n_stories) + 1):
