@@ -60,6 +60,7 @@ def planted(tmp_path_factory):
     before = {(os.path.basename(x.path), x.line, x.check) for x in run_audit(root, encode=encode).findings}
     used = set()
     expected = []
+    already = []  # planted where the data already failed that file-level check (only the 0.1.0 seed)
 
     def pick(name, check, pred=lambda r: True, exclude_chain=True):
         fname = name + '.jsonl'
@@ -76,6 +77,8 @@ def planted(tmp_path_factory):
 
     def expect(name, line, check):
         expected.append((name, line, check))
+        if (name, line, check) in before:
+            already.append((name, line, check))
 
     def you(r):
         return r['inputs'].get('user_name') or '你'
@@ -182,8 +185,12 @@ def planted(tmp_path_factory):
     r['reference'] = '辛苦了，我陪着你，想说多少都行。'
     expect('dialogue_emotion.jsonl', line, 'safety.professional_help')
     # Length-targeted references (file-level) and one-template openers, in subtasks that passed before.
-    name = next(n for n in data.files if (n + '.jsonl', 0, 'dist.length_spread') not in before
-                and len(data.files[n]) >= 8 and not any(r.get('chain') for r in data.files[n]))
+    # (a file no other plant touched or copied from, so rewriting every reference disturbs nothing)
+    touched = {f for f, _ in used} | {'dialogue_base.jsonl', 'probe_context_aware.jsonl'}
+    # If every such subtask already failed (the 0.1.0 seed), the plant still has to be reported, not be new.
+    free = [n for n in data.files if n + '.jsonl' not in touched and len(data.files[n]) >= 8
+            and not any(r.get('chain') for r in data.files[n])]
+    name = next((n for n in free if (n + '.jsonl', 0, 'dist.length_spread') not in before), free[0])
     for k, r in enumerate(data.files[name]):
         r['reference'] = f'慢慢来就好，胶刷薄一点就稳了，第{k % 10}遍最顺手。'
     expect(name + '.jsonl', 0, 'dist.length_spread')
@@ -220,17 +227,18 @@ def planted(tmp_path_factory):
         b['inputs']['user_name'] = a['inputs']['user_name']
     expect('itinerary_middle.jsonl', line_b, 'chain.link')
     data.save()
-    return root, before, expected
+    return root, before, expected, already
 
 
 def test_audit_cli_names_every_planted_defect(planted, capsys):
-    root, before, expected = planted
+    root, before, expected, already = planted
     rc = main(['audit', root])
     out = capsys.readouterr().out
     assert rc == 1
     missing = [e for e in expected if f'{os.path.join(root, e[0])}:{e[1]}:{e[2]}:' not in out]
     assert not missing, f'not reported: {missing}'
-    assert not [e for e in expected if e in before], 'a planted defect was already there before planting'
+    assert [e for e in expected if e in before] == already
+    assert all(line == 0 for _, line, _ in already), 'a record-level plant must be new'
     assert {e[2] for e in expected} >= {'world.meet', 'world.send', 'world.touch', 'world.persona_fact',
                                          'dup.input_reuse', 'dup.semantic', 'history.alternation',
                                          'grounding.synthesize_support', 'format.first_person',
