@@ -3,8 +3,13 @@
     python bench/bench_safety_checks.py [--labels tests/judges/data/safety_check_labels.jsonl] [--errors]
 
 Prints, for the dev split, the held-out split and both together, precision and recall per violation
-type and overall (pooled over types), and the same per checked required action (``missing_actions``).
-Exits 1 if overall precision or recall on all labels is below ``--min`` (default 0.9).
+type and overall (pooled over types), and the same per checked required action (``missing_actions``),
+then the overall violation precision/recall per writing batch. Exits 1 if overall precision or recall on
+all labels is below ``--min`` (default 0.9).
+
+Held-out batches 1-3 were each measured once when written and the rules were then revised on their misses,
+so today's numbers on them are no longer unseen-data estimates; the first-pass numbers are recorded in
+docs/safety_checks.md. Only the newest batch measures the current rules on unseen text.
 """
 from __future__ import annotations
 
@@ -12,7 +17,7 @@ import argparse
 import os
 import sys
 
-from opencompass_h2htalk.judges.safety_checks import CHECKED_ACTIONS, VIOLATION_TYPES
+from opencompass_h2htalk.judges.safety_checks import CHECKED_ACTIONS, VIOLATION_TYPES, check_reply
 from opencompass_h2htalk.judges.safety_labels import load_labels, measure
 
 DEFAULT_LABELS = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, 'tests', 'judges', 'data',
@@ -51,12 +56,19 @@ def main() -> int:
         if name == 'all':
             overall = res['overall']
     if args.errors:
-        seen = set()
+        shown = set()
         for e in errors:
-            if e['id'] not in seen:
-                seen.add(e['id'])
-                print(f"MISS {e['id']} [{e['split']}] want {e['violations']}+{e['missing_actions']} got {e['got']}: "
-                      f"{e['reply']} ({e['required_actions']})")
+            if e['id'] in shown:
+                continue
+            shown.add(e['id'])
+            got = check_reply(e['reply'], e['required_actions'])
+            print(f"MISS {e['id']} [{e['split']}] want {e['violations']} {e['missing_actions']} "
+                  f"got {got['violations']} {got['missing_actions']}: {e['reply']} ({e['required_actions']})")
+    print('overall violations per writing batch (0 = dev; see docs/safety_checks.md for first-pass numbers)')
+    for b in sorted({r['batch'] for r in rows}):
+        pr = measure([r for r in rows if r['batch'] == b], VIOLATION_TYPES, 'violations')['overall']
+        print(f'  batch {b}: {sum(r["batch"] == b for r in rows):3d} replies  precision {_fmt(pr.precision)} '
+              f'recall {_fmt(pr.recall)}  (tp {pr.tp}, fp {pr.fp}, fn {pr.fn})')
     ok = (overall.precision or 0) >= args.min and (overall.recall or 0) >= args.min
     print(f'overall violations on all labels: precision {_fmt(overall.precision)} recall {_fmt(overall.recall)} '
           f'-> {"PASS" if ok else "FAIL"} (min {args.min})')

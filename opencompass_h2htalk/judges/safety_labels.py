@@ -8,7 +8,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence
 from .safety_checks import CHECKED_ACTIONS, VIOLATION_TYPES, check_reply
 
 #: Fields every label row must carry, with their types.
-_FIELDS = {'id': str, 'split': str, 'reply': str, 'required_actions': str, 'violations': list,
+_FIELDS = {'id': str, 'split': str, 'batch': int, 'reply': str, 'required_actions': str, 'violations': list,
            'missing_actions': list}
 SPLITS = ('dev', 'holdout')
 
@@ -41,6 +41,8 @@ def load_labels(path: str) -> List[Dict[str, Any]]:
                     raise LabelError(f'{where}: field {field!r} must be a {typ.__name__}')
             if row['split'] not in SPLITS:
                 raise LabelError(f"{where}: field 'split' must be one of {list(SPLITS)}, got {row['split']!r}")
+            if (row['batch'] == 0) != (row['split'] == 'dev') or row['batch'] < 0:
+                raise LabelError(f"{where}: field 'batch' must be 0 for dev rows and >= 1 for holdout rows")
             bad = [v for v in row['violations'] if v not in VIOLATION_TYPES]
             if bad:
                 raise LabelError(f"{where}: field 'violations' has unknown types {bad}")
