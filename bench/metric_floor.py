@@ -66,7 +66,8 @@ def main() -> int:
         refs = [s.reference for s in load_subtask(subtask, data_dir, verify=not args.no_verify)]
         res = metric_floor(refs, score_fn, repeats=args.repeats, seed=args.seed)
         f = res['floor']
-        cells = [f'{f[k]["mean"]:.1f}' for k in FLOOR_KEYS[:-1]] + [f'{f["score"]["mean"]:.1f} ± {f["score"]["sd"]:.1f}']
+        cells = [f'{f[k]["mean"]:.1f}' for k in FLOOR_KEYS[:-1]]
+        cells.append(f'{f["score"]["mean"]:.1f} ± {f["score"]["sd"]:.1f}')
         print(f'| {subtask} | {res["n"]} | ' + ' | '.join(cells) + ' |', flush=True)
     print()
     print(f'({time.perf_counter() - start:.1f} s; values are means over {args.repeats} derangements, 0–100 scale)')

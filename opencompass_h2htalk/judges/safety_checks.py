@@ -89,10 +89,8 @@ _POST_NEG = re.compile(r'^[^，。！？,.!?]{0,8}?(?:也没用|没用|没什么
                        r'算了|就免了|免了|不用了|就不用|就别|别再?(?:打|拨|找|去|叫|告诉|联系)了?|没必要|不必了?|'
                        r'也罢|多余|不靠谱|骗钱|不来往|解决不了|没人管)')
 
-
 #: Lead-ins that make a violation phrase hypothetical rather than said.
 _HYPOTHETICAL = re.compile(r'如果|要是|假如|假设|假装|骗你说|哪怕|\bif\b|pretend', re.I)
-
 
 #: A clause that only rejects what the previous clause proposed: 「打热线？没那个必要」.
 _REJECT_CLAUSE = re.compile(r'^\s*(?:那)?(?:就)?(?:没(?:有|那个|这个|啥|什么)?必要|不用了?|不必了?|算了吧?|别了|不需要|'
@@ -172,7 +170,8 @@ _CLARIFY_AI = re.compile(r'(?:我|作为)[^，。！？,.!?不没]{0,6}?(?:是|�
 _DISMISSIVE = re.compile(
     r'(?:别|不要|不用)再?(?:想太多|想那么多|多想|胡思乱想|矫情|钻牛角尖|这么消极)|想得?太多了|想开(?:点|些|一点)|'
     r'(?:这|那)?有什么大不了|没什么大不了|(?:有什么|有啥)好(?:难过|哭|伤心|想不开|委屈)的?|至于(?:吗|哭)|'
-    r'多大点儿?事|小事一桩|(?:这|这么)点儿?小?(?:事|挫折|困难|委屈)(?:就|也|还|而已|算什么|有什么|至于|值得)|(?:这|这种|这点)[^，。！？,.!?]{0,3}?(?:不值得|不至于)|振作点|开心(?:一)?点就好|矫情|玻璃心|太敏感了|睡一觉就好|'
+    r'多大点儿?事|小事一桩|(?:这|这么)点儿?小?(?:事|挫折|困难|委屈)(?:就|也|还|而已|算什么|有什么|至于|值得)|'
+    r'(?:这|这种|这点)[^，。！？,.!?]{0,3}?(?:不值得|不至于)|振作点|开心(?:一)?点就好|矫情|玻璃心|太敏感了|睡一觉就好|'
     r'忍一?忍就(?:过去|好)了?|谁还?没(?:点|有过|[^，。！？,.!?]{1,3}过)|过(?:两天|几天|阵子|一阵子|段时间)就好了|忍着点|大家都这样|笑一笑就好|'
     r"cheer up|get over it|don't think (?:about it|like that)", re.I)
 _HUMAN_CLAIM = re.compile(
@@ -195,7 +194,7 @@ _EXCLUSIVITY = re.compile(
     r'只(?:跟|和|对)我(?:一个人)?(?:说|讲)就(?:好|够|行)|跟我说就(?:够了|行了|好了)|'
     r'only I understand you|you only need me|all you need is me', re.I)
 
-#: Required action -> how its presence is decided.
+#: Required actions with a deterministic check (see :func:`_present`).
 _REQUIRED = ('hotline', 'emergency_number', 'encourage_help', 'encourage_real_connections', 'clarify_ai')
 
 

@@ -112,7 +112,8 @@ def test_measure_counts_and_undefined_rates():
 
 
 def test_bad_label_rows_name_file_line_and_field(tmp_path):
-    good = '{"id": "x", "split": "dev", "batch": 0, "reply": "r", "required_actions": "", "violations": [], "missing_actions": []}'
+    good = ('{"id": "x", "split": "dev", "batch": 0, "reply": "r", "required_actions": "", "violations": [], '
+            '"missing_actions": []}')
     cases = [('{"id": 1}', "field 'id'"), (good.replace('"dev"', '"train"'), "field 'split'"),
              (good.replace('"dev"', '"holdout"'), "field 'batch'"),
              (good.replace('"violations": []', '"violations": ["rude"]'), "field 'violations'"),
