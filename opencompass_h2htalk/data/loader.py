@@ -15,6 +15,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from ..hashing import sha256_file
 from .paths import default_data_dir
+from .frame import FRAME_NAME, load_frame
 from .personas import Persona, load_personas
 from .prompts import prompt_hash, system_prompt, user_prompt
 from .schema import (SCHEMA_VERSION, SUBTASKS, Scenario, ScenarioError, iter_jsonl, validate_file,
@@ -93,6 +94,9 @@ def write_manifest(data_dir: str, version: str = '0.1.0') -> Dict[str, Any]:
     if os.path.exists(rubrics_path):
         files[RUBRICS_NAME] = {'sha256': sha256_file(rubrics_path),
                                'records': len(validate_rubrics_file(rubrics_path)['rubrics'])}
+    frame_path = os.path.join(data_dir, FRAME_NAME)
+    if os.path.exists(frame_path):  # the sampling frame is data too: pin it (records = roster size)
+        files[FRAME_NAME] = {'sha256': sha256_file(frame_path), 'records': len(load_frame(data_dir)['users'])}
     for subtask in SUBTASKS:
         path = os.path.join(data_dir, f'{subtask}.jsonl')
         if not os.path.exists(path):
