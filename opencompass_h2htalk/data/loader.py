@@ -88,6 +88,7 @@ def write_manifest(data_dir: str, version: str = '0.1.0') -> Dict[str, Any]:
     """
     personas = load_personas(data_dir)
     seen: Dict[str, str] = {}
+    stages: Dict[Tuple[str, int], str] = {}
     files: Dict[str, Any] = {PERSONAS_NAME: {'sha256': sha256_file(os.path.join(data_dir, PERSONAS_NAME)),
                                              'records': len(personas)}}
     rubrics_path = os.path.join(data_dir, RUBRICS_NAME)
@@ -101,7 +102,7 @@ def write_manifest(data_dir: str, version: str = '0.1.0') -> Dict[str, Any]:
         path = os.path.join(data_dir, f'{subtask}.jsonl')
         if not os.path.exists(path):
             continue
-        records = validate_file(path, personas=personas, subtask=subtask, seen_ids=seen)
+        records = validate_file(path, personas=personas, subtask=subtask, seen_ids=seen, seen_stages=stages)
         files[f'{subtask}.jsonl'] = {'sha256': sha256_file(path), 'records': len(records), 'subtask': subtask}
     manifest = {'name': DATASET_NAME, 'version': version, 'schema_version': SCHEMA_VERSION, 'files': files}
     with open(os.path.join(data_dir, MANIFEST_NAME), 'w', encoding='utf-8') as f:
