@@ -112,6 +112,8 @@ _OCCUPATIONS: Dict[str, Tuple[str, ...]] = {
               '家政阿姨', '村干部'),
     '65+': ('退休教师', '退休工人', '退休医生', '退休干部', '退休司机', '种菜的退休老人'),
 }
+#: Occupations named for one gender are only drawn for that gender.
+_GENDERED_OCCUPATIONS = {'全职妈妈': 'female', '全职爸爸': 'male', '家政阿姨': 'female'}
 _LIFE_STAGES: Dict[str, Tuple[str, ...]] = {
     '18-24': ('在读', '在读', '刚毕业', '恋爱中', '单身'),
     '25-34': ('单身', '恋爱中', '新婚', '已婚无孩', '新手父母', '独居'),
@@ -167,10 +169,13 @@ def build_roster(seed: int = ROSTER_SEED, size: int = ROSTER_SIZE) -> List[Dict[
             continue
         names.add(name)
         calls.add(call)
-        users.append({'name': name, 'call': call, 'age_band': band, 'gender': gender,
-                      'occupation': rng.choice(_OCCUPATIONS[band]),
-                      'city_tier': rng.choices(_CITY_TIERS, weights=_CITY_WEIGHTS)[0],
-                      'life_stage': rng.choice(_LIFE_STAGES[band])})
+        occupation = rng.choice([o for o in _OCCUPATIONS[band] if _GENDERED_OCCUPATIONS.get(o, gender) == gender])
+        city_tier = rng.choices(_CITY_TIERS, weights=_CITY_WEIGHTS)[0]
+        stages = _LIFE_STAGES[band]
+        if occupation.startswith('全职'):  # a stay-at-home parent has children
+            stages = tuple(st for st in stages if '孩' in st or '二胎' in st)
+        users.append({'name': name, 'call': call, 'age_band': band, 'gender': gender, 'occupation': occupation,
+                      'city_tier': city_tier, 'life_stage': rng.choice(stages)})
     return users
 
 

@@ -30,6 +30,10 @@ def test_roster_has_500_plus_unique_users_with_fields_from_the_frame():
         assert u['occupation'] in fields['occupation'][u['age_band']], u
         assert u['life_stage'] in fields['life_stage'][u['age_band']], u
         assert 2 <= len(u['name']) <= 3 and 2 <= len(u['call']) <= 3
+        wrong_gender = {'全职妈妈': 'male', '全职爸爸': 'female', '家政阿姨': 'male'}.get(u['occupation'])
+        assert u['gender'] != wrong_gender, u
+        if u['occupation'].startswith('全职'):
+            assert '孩' in u['life_stage'] or '二胎' in u['life_stage'], u
     assert {u['age_band'] for u in users} == set(fields['age_band'])  # every band is present
     assert '退休教师' not in fields['occupation']['18-24'] and '大学生' not in fields['occupation']['65+']
 
