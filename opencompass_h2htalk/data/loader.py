@@ -15,6 +15,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from ..hashing import sha256_file
 from .paths import default_data_dir
+from .frame import FRAME_NAME, load_frame
 from .personas import Persona, load_personas
 from .prompts import prompt_hash, system_prompt, user_prompt
 from .schema import (SCHEMA_VERSION, SUBTASKS, Scenario, ScenarioError, iter_jsonl, validate_file,
@@ -115,17 +116,21 @@ def write_manifest(data_dir: str, version: Optional[str] = None) -> Dict[str, An
         raise ScenarioError(stray[0], 0, '', _stray_reason())
     personas = load_personas(data_dir)
     seen: Dict[str, str] = {}
+    stages: Dict[Tuple[str, int], str] = {}
     files: Dict[str, Any] = {PERSONAS_NAME: {'sha256': sha256_file(os.path.join(data_dir, PERSONAS_NAME)),
                                              'records': len(personas)}}
     rubrics_path = os.path.join(data_dir, RUBRICS_NAME)
     if os.path.exists(rubrics_path):
         files[RUBRICS_NAME] = {'sha256': sha256_file(rubrics_path),
                                'records': len(validate_rubrics_file(rubrics_path)['rubrics'])}
+    frame_path = os.path.join(data_dir, FRAME_NAME)
+    if os.path.exists(frame_path):  # the sampling frame is data too: pin it (records = roster size)
+        files[FRAME_NAME] = {'sha256': sha256_file(frame_path), 'records': len(load_frame(data_dir)['users'])}
     for subtask in SUBTASKS:
         path = os.path.join(data_dir, f'{subtask}.jsonl')
         if not os.path.exists(path):
             continue
-        records = validate_file(path, personas=personas, subtask=subtask, seen_ids=seen)
+        records = validate_file(path, personas=personas, subtask=subtask, seen_ids=seen, seen_stages=stages)
         files[f'{subtask}.jsonl'] = {'sha256': sha256_file(path), 'records': len(records), 'subtask': subtask}
     manifest = {'name': DATASET_NAME, 'version': version, 'schema_version': SCHEMA_VERSION, 'files': files}
     with open(os.path.join(data_dir, MANIFEST_NAME), 'w', encoding='utf-8') as f:

@@ -19,7 +19,9 @@ def test_each_subtask_has_at_least_20_varied_scenarios(subtask):
     scenarios = load_subtask(subtask)
     assert len(scenarios) >= 20
     personas = Counter(s.persona for s in scenarios)
-    assert len(personas) >= 2 and min(personas.values()) >= 5
+    # Spread over personas: at least two, none carrying more than half of a subtask (with ten personas a
+    # subtask of 22-33 records has only a few per persona, so no per-persona minimum).
+    assert len(personas) >= 2 and max(personas.values()) <= len(scenarios) // 2
     # The null answer of memory extraction is the only reference allowed to repeat.
     refs = [s.reference for s in scenarios if s.reference != '无可记录的信息']
     assert len(set(refs)) == len(refs), 'duplicate references'
