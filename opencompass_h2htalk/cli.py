@@ -30,6 +30,8 @@ def _validate(data_dir: str) -> int:
         if 'records' in entry:
             total += entry['records']
             print(f'ok  {entry["name"]:32s} {entry["records"]:5d} records  sha256 {entry["sha256"][:12]}')
+        elif 'users' in entry:
+            print(f'ok  {entry["name"]:32s} {entry["users"]:5d} users in the sampling frame')
         else:
             print(f'ok  {entry["name"]:32s} {entry["rubrics"]:5d} rubrics  {entry["version"]}')
     listed = read_manifest(data_dir)['files']  # readable: check_data_dir has read it

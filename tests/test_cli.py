@@ -20,6 +20,7 @@ def test_validate_bundled_data(capsys):
     out = capsys.readouterr().out
     assert 'ok  dialogue_base.jsonl' in out and '363 scenarios' in out  # 264 core + 33 safety + 66 probes
     assert 'ok  rubrics.json' in out
+    assert 'ok  frame.json                         600 users' in out  # pinned in the manifest, checked too
 
 
 def test_show_prints_both_turns_and_reference(capsys):

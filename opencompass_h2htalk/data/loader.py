@@ -38,7 +38,11 @@ def _count_records(path: str) -> int:
         return sum(1 for _ in iter_jsonl(path))
     with open(path, encoding='utf-8') as f:
         obj = json.load(f)
-    return len(obj.get('personas', obj.get('rubrics', [])))
+    # The record list of each JSON data file: personas.json, rubrics.json, frame.json (its user roster).
+    for key in ('personas', 'rubrics', 'users'):
+        if key in obj:
+            return len(obj[key])
+    raise ManifestError(f'{path}: cannot count records (no personas, rubrics or users list)')
 
 
 def read_manifest(data_dir: Optional[str] = None) -> Dict[str, Any]:
@@ -148,7 +152,8 @@ def check_data_dir(data_dir: str) -> Tuple[List[Dict[str, Any]], List[str]]:
 
     Returns:
         ``(checked, errors)``: one ``{'name', 'records', 'sha256'}`` per valid subtask file (plus
-        ``{'name': 'rubrics.json', 'rubrics', 'version'}``), and one message per problem, each naming its file.
+        ``{'name': 'frame.json', 'users'}`` and ``{'name': 'rubrics.json', 'rubrics', 'version'}``), and one
+        message per problem, each naming its file.
 
     Raises:
         ManifestError: the manifest itself is missing or unreadable (nothing else can be checked).
@@ -170,6 +175,7 @@ def check_data_dir(data_dir: str) -> Tuple[List[Dict[str, Any]], List[str]]:
     except ManifestError as e:
         errors.append(str(e))
     seen: Dict[str, str] = {}
+    stages: Dict[Tuple[str, int], str] = {}
     for name, entry in files.items():
         if name.endswith('.jsonl') and entry.get('subtask') != name[:-len('.jsonl')]:
             errors.append(f'{os.path.join(data_dir, MANIFEST_NAME)}: entry {name!r} has subtask '
@@ -180,11 +186,19 @@ def check_data_dir(data_dir: str) -> Tuple[List[Dict[str, Any]], List[str]]:
             continue
         try:
             verify_file(data_dir, name, manifest)
-            records = validate_file(os.path.join(data_dir, name), personas=personas, subtask=subtask, seen_ids=seen)
+            records = validate_file(os.path.join(data_dir, name), personas=personas, subtask=subtask, seen_ids=seen,
+                                    seen_stages=stages)
         except (ManifestError, ScenarioError) as e:
             errors.append(str(e))
             continue
         checked.append({'name': name, 'records': len(records), 'sha256': files[name]['sha256']})
+    if FRAME_NAME in files:
+        try:
+            verify_file(data_dir, FRAME_NAME, manifest)
+            frame = load_frame(data_dir)
+            checked.append({'name': FRAME_NAME, 'users': len(frame['users'])})
+        except (ManifestError, ValueError) as e:  # load_frame raises ValueError naming the file
+            errors.append(str(e))
     if RUBRICS_NAME in files:
         try:
             rubrics = load_rubrics(data_dir)
@@ -286,7 +300,7 @@ def data_fingerprint(subtask: str, data_dir: Optional[str] = None) -> Dict[str, 
     return {'dataset': manifest.get('name', DATASET_NAME) if manifest else None,
             'version': manifest.get('version') if manifest else None,
             'file_sha256': file_sha, 'personas_sha256': personas_sha, 'manifest_match': match,
-            'prompt_hash': prompt_hash(sorted(lang for lang in languages if isinstance(lang, str)) )}
+            'prompt_hash': prompt_hash(sorted(lang for lang in languages if isinstance(lang, str)))}
 
 
 __all__ = ['ManifestError', 'ScenarioError', 'check_data_dir', 'data_fingerprint', 'load_rows', 'load_rubrics',
