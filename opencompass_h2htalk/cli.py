@@ -55,7 +55,7 @@ def _show(subtask: str, index: int, data_dir: Optional[str]) -> int:
               f'positions 0-{len(rows) - 1} (0-based; position 0 is {rows[0]["id"]})', file=sys.stderr)
         return 1
     row = rows[index]
-    print(f'# {row["id"]} (position {index} of 0-{len(rows) - 1}, persona {row["persona"]}, '
+    print(f'# {row["id"]} (0-based position {index} of 0-{len(rows) - 1}; persona {row["persona"]}, '
           f'language {row["language"]})\n\n[SYSTEM]\n{row["system_prompt"]}\n\n'
           f'[HUMAN]\n{row["user_prompt"]}\n\n[REFERENCE]\n{row["reference"]}')
     return 0

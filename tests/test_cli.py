@@ -91,7 +91,7 @@ def test_show_out_of_range_or_negative_is_a_clear_error(offset, capsys):
 def test_show_says_it_is_zero_based(capsys):
     scenarios = load_subtask('dialogue_base')
     assert main(['show', 'dialogue_base']) == 0
-    assert capsys.readouterr().out.startswith(f'# {scenarios[0].id} (position 0 of 0-{len(scenarios) - 1}, persona ')
+    assert capsys.readouterr().out.startswith(f'# {scenarios[0].id} (0-based position 0 of 0-{len(scenarios) - 1}; persona ')
     with pytest.raises(SystemExit):
         main(['show', '--help'])
     assert '0-based position' in capsys.readouterr().out
