@@ -9,7 +9,7 @@ _TAG = r'think(?:ing)?'
 _BLOCK = re.compile(rf'<({_TAG})>.*?</\1>', flags=re.DOTALL | re.IGNORECASE)
 _CLOSE = re.compile(rf'</{_TAG}>', flags=re.IGNORECASE)
 # An opening tag counts as unterminated reasoning only at the very start of the reply; elsewhere it is prose.
-_LEADING_OPEN = re.compile(rf'^\s*<{_TAG}>', flags=re.IGNORECASE)
+_LEADING_OPEN = re.compile(rf'^<{_TAG}>', flags=re.IGNORECASE)  # matched after stripping
 
 
 def _strip_invisible(text: str) -> str:
@@ -41,6 +41,5 @@ def strip_reasoning(text: str) -> str:
     closes = list(_CLOSE.finditer(out))
     if closes:
         out = out[closes[-1].end():]
-    if _LEADING_OPEN.match(out):
-        return ''
-    return _strip_invisible(out)
+    out = _strip_invisible(out)
+    return '' if _LEADING_OPEN.match(out) else out

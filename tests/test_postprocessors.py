@@ -15,6 +15,7 @@ from opencompass_h2htalk.postprocessors import strip_reasoning
     ('<Thinking>a</Thinking>b', 'b'),
     ('她需要被听见……</thinking>\n我在听。', '我在听。'),
     ('\n<thinking>还没想完', ''),
+    ('\u200b<think>还没想完', ''),  # an invisible character before the tag does not hide it
     # an opening tag inside the reply is prose, not a reasoning block
     ('有些模型会先输出<think>标签再回答，你问的就是这个吧？', '有些模型会先输出<think>标签再回答，你问的就是这个吧？'),
     ('我在呢。<thinking>这个词你是在哪里看到的？', '我在呢。<thinking>这个词你是在哪里看到的？'),
