@@ -7,7 +7,8 @@ from opencompass_h2htalk.metrics.tokenize import tokenize, tokenizer_info
 
 def test_jieba_words_and_punctuation():
     # Version-independent: the tokens cover the text exactly, in order; dictionary words stay whole and
-    # punctuation is its own token. Only the split of the colloquial 没考好 varies between jieba versions.
+    # punctuation is its own token. The split of the colloquial 没考好 (没考|好 with jieba 0.42.1) depends
+    # on the dictionary and the HMM, so it is not pinned.
     text = '我今天很难过，因为考试没考好。'
     tokens = tokenize(text)
     assert ''.join(tokens) == text
