@@ -14,7 +14,8 @@ import os
 import sys
 from typing import List, Optional
 
-from .data.loader import ManifestError, load_rows, load_rubrics, load_subtask, read_manifest, write_manifest
+from .data.loader import (DATA_VERSION, ManifestError, load_rows, load_rubrics, load_subtask, read_manifest,
+                          write_manifest)
 from .data.paths import default_data_dir
 from .data.schema import SUBTASKS, ScenarioError
 from .judges.review import ReviewError, export, merge
@@ -76,7 +77,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument('data_dir', nargs='?', default=None)
     p = sub.add_parser('manifest', help='validate and rewrite MANIFEST.json')
     p.add_argument('data_dir', nargs='?', default=None)
-    p.add_argument('--version', default='0.1.0', help='data version recorded in the manifest')
+    p.add_argument('--version', default=DATA_VERSION, help='data version recorded in the manifest')
     p = sub.add_parser('show', help='print the rendered prompt of one scenario')
     p.add_argument('subtask', choices=list(SUBTASKS))
     p.add_argument('index', nargs='?', type=int, default=0)

@@ -25,6 +25,9 @@ MANIFEST_NAME = 'MANIFEST.json'
 PERSONAS_NAME = 'personas.json'
 RUBRICS_NAME = 'rubrics.json'
 DATASET_NAME = 'H2HTalk-Open'
+#: Version of the bundled data (docs/data_changelog.md); results record it, and scores of two versions are not
+#: comparable.
+DATA_VERSION = '0.2.0'
 
 
 class ManifestError(RuntimeError):
@@ -80,7 +83,7 @@ def verify_file(data_dir: str, name: str, manifest: Dict[str, Any]) -> Dict[str,
     return entry
 
 
-def write_manifest(data_dir: str, version: str = '0.1.0') -> Dict[str, Any]:
+def write_manifest(data_dir: str, version: str = DATA_VERSION) -> Dict[str, Any]:
     """Validates every file of a data directory and (re)writes its manifest.
 
     Raises:
