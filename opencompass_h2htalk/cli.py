@@ -15,7 +15,7 @@ import os
 import sys
 from typing import List, Optional
 
-from .data.loader import ManifestError, check_data_dir, load_rows, read_manifest, write_manifest
+from .data.loader import DATA_VERSION, ManifestError, check_data_dir, load_rows, read_manifest, write_manifest
 from .data.paths import default_data_dir
 from .data.schema import SUBTASKS, ScenarioError
 from .judges.review import ReviewError, export, merge
@@ -117,7 +117,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     p = sub.add_parser('manifest', help='validate and rewrite MANIFEST.json')
     p.add_argument('data_dir', nargs='?', default=None)
     p.add_argument('--version', default=None,
-                   help="data version to record (default: keep the manifest's current version; 0.1.0 for a new one)")
+                   help=f"data version to record (default: keep the manifest's current version; {DATA_VERSION} "
+                        'for a new manifest)')
     p = sub.add_parser('show', help='print the rendered prompt of one scenario')
     p.add_argument('subtask', choices=list(SUBTASKS))
     p.add_argument('index', nargs='?', type=int, default=0, metavar='N',

@@ -25,8 +25,9 @@ MANIFEST_NAME = 'MANIFEST.json'
 PERSONAS_NAME = 'personas.json'
 RUBRICS_NAME = 'rubrics.json'
 DATASET_NAME = 'H2HTalk-Open'
-#: Version of a data directory's first manifest.
-INITIAL_VERSION = '0.1.0'
+#: Version of the bundled data (docs/data_changelog.md); results record it, and scores of two versions are not
+#: comparable. ``write_manifest`` keeps a manifest's own version and uses this one only for a new manifest.
+DATA_VERSION = '0.2.0'
 
 
 class ManifestError(RuntimeError):
@@ -105,7 +106,7 @@ def write_manifest(data_dir: str, version: Optional[str] = None) -> Dict[str, An
     Args:
         data_dir: The data directory.
         version: Data version to record; ``None`` keeps the version of the existing manifest
-            (``0.1.0`` when there is none yet).
+            (:data:`DATA_VERSION` when there is none yet).
 
     Raises:
         ScenarioError: if any scenario file is invalid, or a ``.jsonl`` file is not a subtask file
@@ -114,7 +115,7 @@ def write_manifest(data_dir: str, version: Optional[str] = None) -> Dict[str, An
     """
     if version is None:
         has_manifest = os.path.exists(os.path.join(data_dir, MANIFEST_NAME))
-        version = read_manifest(data_dir).get('version', INITIAL_VERSION) if has_manifest else INITIAL_VERSION
+        version = read_manifest(data_dir).get('version', DATA_VERSION) if has_manifest else DATA_VERSION
     stray = stray_files(data_dir)
     if stray:
         raise ScenarioError(stray[0], 0, '', _stray_reason())

@@ -64,7 +64,7 @@ OPTIONAL_TOP_LEVEL_FIELDS: Tuple[str, ...] = ('chain', 'stage')
 #: the k-th subtask group below, and its input is taken from stage k-1's reference (README, "Linked chains"):
 #: recollection: a dialogue reply -> the memories extracted from that dialogue -> one memory rewritten -> a
 #: proactive opener built on it; itinerary: day overview -> timed schedule -> one slot in detail -> the user's
-#: comment on the current step -> a proactive share later that day.
+#: comment on the current step -> a proactive message at that moment.
 CHAIN_PIPELINES: Dict[str, Tuple[Tuple[str, ...], ...]] = {
     'recollection': (('dialogue_base', 'dialogue_emotion', 'dialogue_schedule'), ('recollection_synthesize',),
                      ('recollection_refine',), ('recollection_initialize',)),

@@ -4,8 +4,8 @@ import shutil
 
 import pytest
 
-from opencompass_h2htalk.data.loader import (ManifestError, data_fingerprint, load_rows, load_subtask, read_manifest,
-                                             sha256_file, write_manifest)
+from opencompass_h2htalk.data.loader import (DATA_VERSION, ManifestError, data_fingerprint, load_rows, load_subtask,
+                                             read_manifest, sha256_file, write_manifest)
 from opencompass_h2htalk.data.paths import default_data_dir
 from opencompass_h2htalk.data.schema import ScenarioError
 
@@ -119,7 +119,7 @@ def test_manifest_keeps_the_current_version_unless_given(data_copy):
     assert read_manifest(str(data_copy))['version'] == '0.7.2'
     assert write_manifest(str(data_copy), version='0.8.0')['version'] == '0.8.0'
     (data_copy / 'MANIFEST.json').unlink()
-    assert write_manifest(str(data_copy))['version'] == '0.1.0'  # a new manifest starts at 0.1.0
+    assert write_manifest(str(data_copy))['version'] == DATA_VERSION  # a new manifest gets the data version
 
 
 def test_manifest_refuses_a_stray_jsonl_file(data_copy):
