@@ -499,7 +499,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if not args:
         print('usage: python -m opencompass_h2htalk.data.schema FILE.jsonl [FILE.jsonl ...]', file=sys.stderr)
         return 2
-    personas = list(load_personas())
+    try:
+        personas = list(load_personas())
+    except (ScenarioError, OSError) as e:
+        print(f'error: {e}', file=sys.stderr)
+        return 1
     seen: Dict[str, str] = {}
     stages: Dict[Tuple[str, int], str] = {}
     for path in args:
