@@ -7,7 +7,7 @@ from collections import Counter, defaultdict
 from typing import Dict, List, Optional, Tuple
 
 from . import thresholds as T
-from .frame import VOCAB_KEYS, Frame
+from .frame import Frame
 from .model import Finding, Record
 from .text import char_ngrams, normalize
 
@@ -101,9 +101,10 @@ def check_context_distance(records: List[Record]) -> List[Finding]:
 
 
 def check_vocab(record: Record, frame: Frame) -> List[Finding]:
-    """Tags named in the frame's closed vocabularies take one of its values."""
+    """Tags named in the frame's closed vocabularies (emotion, topic, relationship, life_situation and any other
+    vocabulary the frame lists, e.g. time_of_day) take one of its values."""
     out = []
-    for key in VOCAB_KEYS:
+    for key in frame.vocab:
         value = record.tags.get(key)
         if value is not None and value not in frame.vocab[key]:
             out.append(record.finding('dist.vocab', f'tags.{key} {value!r} is not in the frame vocabulary '

@@ -76,7 +76,12 @@ def parse_frame(obj: Any, path: str = FRAME_FILE) -> Frame:
             raise fail(f'quotas.{key}', f'must be a number in (0, 1], got {v!r}')
     if isinstance(quotas['min_cell'], bool) or not isinstance(quotas['min_cell'], int) or quotas['min_cell'] < 0:
         raise fail('quotas.min_cell', f'must be an integer >= 0, got {quotas["min_cell"]!r}')
-    return Frame(path, obj['version'], {k: list(vocab[k]) for k in VOCAB_KEYS}, list(motifs),
+    # Further closed vocabularies (e.g. time_of_day, tone) are checked against the tag of the same name.
+    for key, values in vocab.items():
+        if key not in VOCAB_KEYS and (not isinstance(values, list) or not all(isinstance(v, str) and v
+                                                                              for v in values)):
+            raise fail(f'vocab.{key}', 'must be a list of non-empty strings')
+    return Frame(path, obj['version'], {k: list(v) for k, v in vocab.items()}, list(motifs),
                  float(quotas['max_user_name_share']), float(quotas['max_motif_share']), int(quotas['min_cell']))
 
 

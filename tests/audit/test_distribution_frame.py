@@ -87,6 +87,9 @@ def test_vocab():
     assert check_vocab(rec('dialogue_base', {}, tags={'emotion': '焦虑', 'topic': '工作'}), frame) == []
     found = check_vocab(rec('dialogue_base', {}, tags={'emotion': '焦虑', 'topic': '职场人际'}), frame)
     assert checks(found) == ['dist.vocab'] and '职场人际' in found[0].message
+    extra = parse_frame(dict(FRAME, vocab=dict(FRAME['vocab'], time_of_day=['清晨', '上午'])))
+    assert check_vocab(rec('dialogue_schedule', {}, tags={'time_of_day': '上午'}), extra) == []
+    assert checks(check_vocab(rec('dialogue_schedule', {}, tags={'time_of_day': '大清早'}), extra)) == ['dist.vocab']
 
 
 def test_quota_cap_has_a_floor():
