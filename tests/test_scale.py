@@ -124,3 +124,36 @@ def test_zero_api_workers_is_a_clear_error(capsys, monkeypatch):
 
     with pytest.raises(ValueError, match='H2HTALK_API_WORKERS'):  # was a ZeroDivisionError at the first API model
         GPUBudgetPartitioner(out_dir='unused', gpus=8, api_workers=0)
+
+
+def _readme():
+    return (REPO / 'README.md').read_text(encoding='utf-8')
+
+
+def test_readme_plan_block_is_what_plan_prints(capsys, monkeypatch):
+    monkeypatch.delenv('H2HTALK_SLURM_GPUS', raising=False)
+    readme = _readme()
+    start = readme.index('configs/eval/h2htalk_slurm.py: inference partitioner')
+    block = readme[start:readme.index('```', start)].rstrip('\n').splitlines()
+    assert main(['plan', str(SLURM_CFG)]) == 0
+    printed = capsys.readouterr().out.replace(str(REPO) + '/', '').splitlines()
+    assert block == printed[:len(block)]
+    assert '64 one-GPU tasks' not in readme  # 64 is the worker count; the bundled data makes 22 tasks
+
+
+def test_readme_describes_the_models_of_h2htalk_all(capsys):
+    readme = _readme()
+    start = readme.index('`configs/eval/h2htalk_all.py` runs all subtasks')
+    paragraph = ' '.join(readme[start:readme.index('\n\n', start)].split())
+    cfg = Config.fromfile(str(ALL_CFG))
+    for model in cfg.models:
+        if model.get('sap') is not None:
+            assert model['abbr'].endswith('@sap-v1')
+        tp = model.get('model_kwargs', {}).get('tensor_parallel_size')
+        if tp:
+            name = model['path'].rsplit('/', 1)[-1]
+            assert f'{name} (TP {tp}' in paragraph, (name, tp)
+    assert 'SAP v1 variants' in paragraph
+    tasks = int(paragraph.split('shows ')[1].split(' tasks per model')[0])
+    assert main(['plan', str(ALL_CFG)]) == 0
+    assert {int(row[2]) for row in _plan_rows(capsys.readouterr().out).values()} == {tasks}

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import logging
 import os
 import tempfile
 from dataclasses import dataclass
@@ -51,9 +52,8 @@ def plan_config(config: str, gpus: Optional[int] = None) -> ConfigPlan:
     """
     import datasets as hf_datasets
     from mmengine.config import Config
-    from opencompass.partitioners import NumWorkerPartitioner
     from opencompass.registry import PARTITIONERS
-    from opencompass.utils import build_dataset_from_cfg
+    from opencompass.utils import get_logger
 
     from . import GPUBudgetPartitioner
 
@@ -68,10 +68,26 @@ def plan_config(config: str, gpus: Optional[int] = None) -> ConfigPlan:
     elif gpus is not None:
         raise ValueError(f'--gpus sets the budget of GPUBudgetPartitioner, but {config} partitions inference with '
                          f'{cls.__name__}; drop --gpus to plan it as configured')
+    hf_datasets.disable_progress_bars()  # one "Map" bar per dataset built below would drown the table
+    logger = get_logger()
+    level = logger.level
+    logger.setLevel(logging.WARNING)  # keep "Partitioned into N tasks." out of the printed plan
+    try:
+        return _plan(config, cfg, part_cfg, cls, budget)
+    finally:
+        logger.setLevel(level)
+
+
+def _plan(config: str, cfg, part_cfg, cls, budget: Optional[str]) -> ConfigPlan:
+    """Runs the partitioner on a temporary work dir and counts the items of every task."""
+    from opencompass.partitioners import NumWorkerPartitioner
+    from opencompass.registry import PARTITIONERS
+    from opencompass.utils import build_dataset_from_cfg
+
+    from . import GPUBudgetPartitioner
+
     shown = {k: v for k, v in part_cfg.items() if k not in ('type', 'out_dir')}
     partitioner_desc = f'{cls.__name__}({", ".join(f"{k}={v!r}" for k, v in shown.items())})'
-
-    hf_datasets.disable_progress_bars()  # one "Map" bar per dataset built below would drown the table
     sizes: Dict[Tuple[str, str], int] = {}
 
     def items(chunk) -> int:
