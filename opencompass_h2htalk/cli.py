@@ -4,7 +4,7 @@
     h2htalk audit [DATA_DIR]        data-quality gate: print file:line:check for every failing record
     h2htalk manifest [DATA_DIR]     validate, then rewrite MANIFEST.json (after editing data)
     h2htalk show SUBTASK [N]        print the SYSTEM and HUMAN turns of the scenario at position N (0-based)
-    h2htalk plan CONFIG --gpus N    print how inference of CONFIG is sharded over N GPUs
+    h2htalk plan CONFIG [--gpus N]  print the inference tasks CONFIG's partitioner makes (dry, no runs)
     h2htalk review export WORK_DIR  write the human-review queue (JSONL, CSV, HTML) of the latest run
     h2htalk review merge WORK_DIR [FILE]  fold human scores back (default FILE: <run>/review/queue.csv)
 """
@@ -20,7 +20,7 @@ from .data.loader import DATA_VERSION, ManifestError, check_data_dir, load_rows,
 from .data.paths import default_data_dir
 from .data.schema import SUBTASKS, ScenarioError
 from .judges.review import ReviewError, export, merge
-from .scale import format_plan, plan_model
+from .scale import format_plan
 
 
 def _validate(data_dir: str) -> int:
@@ -99,32 +99,16 @@ def _quiet_on_broken_pipe(fn):
     return wrapper
 
 
-def _dataset_size(dataset) -> int:
-    """Item count of an H2HTalk dataset config, from the manifest (no OpenCompass import)."""
-    type_name = dataset['type'] if isinstance(dataset['type'], str) else repr(dataset['type'])
-    if 'H2HTalkDataset' not in type_name:
-        raise ValueError(f"dataset {dataset.get('abbr')!r}: plan only sizes H2HTalk datasets, got type {type_name}")
-    data_dir = dataset.get('data_dir') or default_data_dir()
-    entry = read_manifest(data_dir)['files'].get(f"{dataset['subtask']}.jsonl")
-    if entry is None:
-        raise ValueError(f"dataset {dataset.get('abbr')!r}: {dataset['subtask']}.jsonl is not in {data_dir}")
-    test_range = dataset.get('reader_cfg', {}).get('test_range', '')
-    # The same evaluation OpenCompass applies to test_range strings such as '[0:100]'.
-    return len(eval(f'range({entry["records"]}){test_range}', {'__builtins__': {}}, {'range': range}))  # noqa: S307
+def _plan(config: str, gpus: Optional[int]) -> int:
+    from .partitioners.plan import plan_config  # imports OpenCompass: only this verb needs it
 
-
-def _plan(config: str, gpus: int) -> int:
-    from mmengine.config import Config
-
-    cfg = Config.fromfile(config)
-    partitioner = cfg.get('infer', {}).get('partitioner', {})
-    min_task_size = int(partitioner.get('min_task_size', 16))
-    api_workers = int(partitioner.get('api_workers', 8))
-    sizes = {d['abbr']: _dataset_size(d) for d in cfg['datasets']}
-    plans = [plan_model(m['abbr'], int(m.get('run_cfg', {}).get('num_gpus', 0)), sizes, gpus, min_task_size,
-                        api_workers) for m in cfg['models']]
-    print(f'{config}: {len(sizes)} datasets, {sum(sizes.values())} items per model; min_task_size {min_task_size}')
-    print(format_plan(plans, gpus))
+    plan = plan_config(config, gpus)
+    print(f'{config}: inference partitioner {plan.partitioner}')
+    if plan.budget is not None:
+        print(f'GPU budget: {plan.budget}')
+    print(f'{plan.datasets} datasets, {plan.items_per_model} items per model; the tasks of a fresh run '
+          '(-r skips shards already predicted)')
+    print(format_plan(plan.models))
     return 0
 
 
@@ -150,9 +134,10 @@ def main(argv: Optional[List[str]] = None) -> int:
                    help='0-based position in the subtask file (ids are 1-based: position 0 is <subtask>-001 in the '
                         'bundled data); default 0')
     p.add_argument('--data-dir', default=None)
-    p = sub.add_parser('plan', help='print how inference is sharded over a GPU budget')
+    p = sub.add_parser('plan', help="print the inference tasks the config's partitioner makes (dry, no runs)")
     p.add_argument('config', help='an OpenCompass eval config, e.g. configs/eval/h2htalk_slurm.py')
-    p.add_argument('--gpus', type=int, required=True, help='GPU budget (e.g. 64)')
+    p.add_argument('--gpus', type=int, default=None,
+                   help="GPU budget of GPUBudgetPartitioner; overrides the config's (H2HTALK_SLURM_GPUS, default 64)")
     p = sub.add_parser('review', help='human review of items the judge scored below 3.5')
     review = p.add_subparsers(dest='action', required=True)
     r = review.add_parser('export', help='write <run>/review/queue.{jsonl,csv,html}')
