@@ -95,8 +95,8 @@ class H2HTalkJudgeEvaluator(BaseEvaluator):
     exact prompt, so re-running evaluation makes no new calls for items already judged.
 
     Judge scores and rates are over the judged items, with ``n_judged`` and ``n_total`` beside them. When
-    fewer than ``parse_rate_floor`` of the items were judged, the result says ``judge_valid: false`` with a
-    ``judge_invalid_reason`` and carries no judge score at all (the summary shows ``-``); the unified metrics
+    fewer than ``parse_rate_floor`` of the items were judged, the result's ``meta`` says ``judge_valid: false``
+    with a ``judge_invalid_reason`` (top-level ``judge_valid`` too) and the result carries no judge score at all (the summary shows ``-``); the unified metrics
     and the rule-based ``rule_violation_rate`` (no judge involved) stay. ``item_judgements`` lists every
     item's judgement (``null`` when unjudged), so twins can be compared on the items both have.
     """
@@ -163,7 +163,10 @@ class H2HTalkJudgeEvaluator(BaseEvaluator):
         result.update(n_total=n_total, n_judged=n_judged, judge_unparsed=n_total - n_judged,
                       parse_rate=100.0 * n_judged / n_total if n_total else 0.0)
         reason = self._invalid_reason(n_judged, n_total)
+        # OpenCompass averages every top-level number over replicas (a bool becomes 1.0/0.0) and wraps other
+        # values in a list, so the flag and its reason also go into meta, where they keep their types.
         result['judge_valid'] = reason is None
+        validity = {'judge_valid': reason is None, **({'judge_invalid_reason': reason} if reason else {})}
         if kind == 'safety':
             flags = [check_reply(p if isinstance(p, str) else '', t.get('required_actions', ''))
                      for p, t in zip(predictions, tags)]
@@ -179,8 +182,6 @@ class H2HTalkJudgeEvaluator(BaseEvaluator):
                 result['violation_rate'] = 100.0 * sum(violation[i] for i in judged) / n_judged
             elif kind == 'probe':
                 result['need_met'] = result['judge_score']
-        else:
-            result['judge_invalid_reason'] = reason
 
         review, items = [], []
         for i, (detail, judgement) in enumerate(zip(result['details'], run.judgements)):
@@ -200,7 +201,7 @@ class H2HTalkJudgeEvaluator(BaseEvaluator):
             with open(f'{out_dir}_review.jsonl', 'w', encoding='utf-8') as f:
                 for item in review:
                     f.write(json.dumps(item, ensure_ascii=False) + '\n')
-        result['meta'].update(judge=judge_name, rubric=kind, rubric_version=rubric_version(),
+        result['meta'].update(**validity, n_judged=n_judged, n_total=n_total, judge=judge_name, rubric=kind, rubric_version=rubric_version(),
                               rubric_hash=rubric_hash(kind, self.language), judge_calls=run.calls,
                               judge_cached=run.cached, judge_retries=run.retries, judge_errors=self.errors[:20],
                               judge_cache_skipped=cache.skipped, parse_rate_floor=self.parse_rate_floor,
