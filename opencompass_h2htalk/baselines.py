@@ -12,7 +12,7 @@ from collections import Counter
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from .data.loader import load_rows, read_manifest
-from .data.prompts import INSTRUCTIONS_ZH
+from .data.prompts import INSTRUCTIONS_EN, INSTRUCTIONS_ZH
 
 
 def _bigrams(text: str) -> Counter:
@@ -50,7 +50,8 @@ class RetrievalBaseline:
         Raises:
             ValueError: if no (or more than one) subtask instruction is found.
         """
-        found = [t for t, text in INSTRUCTIONS_ZH.items() if text in system_prompt]
+        found = [t for t in INSTRUCTIONS_ZH
+                 if INSTRUCTIONS_ZH[t] in system_prompt or INSTRUCTIONS_EN[t] in system_prompt]
         if len(found) != 1:
             raise ValueError(f'cannot tell the H2HTalk subtask from the system prompt (matches: {found}); '
                              'the retrieval baseline only answers H2HTalk prompts')

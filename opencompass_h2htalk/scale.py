@@ -1,26 +1,24 @@
-"""How inference is sharded over a GPU budget (pure arithmetic, no OpenCompass import).
+"""How inference is sharded over a GPU budget (pure arithmetic and tables, no OpenCompass import).
 
 Each model gets ``gpus // gpus_per_task`` workers, where ``gpus_per_task`` is the model's
 ``run_cfg.num_gpus`` (its tensor-parallel size for vLLM): with 64 GPUs a one-GPU 7B model gets 64
-workers and an eight-GPU 72B model gets 8. API and CPU models (0 GPUs) get ``api_workers``.
-Datasets larger than ``min_task_size`` are cut into as many chunks as the model has workers (each
-chunk at least ``min_task_size`` items), and chunks are dealt round-robin to the workers — the same
-rules as OpenCompass's ``NumWorkerPartitioner``, so the plan matches what runs.
+workers and a four-GPU 72B model gets 16. API and CPU models (0 GPUs) get ``api_workers``.
+:class:`~opencompass_h2htalk.partitioners.GPUBudgetPartitioner` uses :func:`workers_for`;
+``h2htalk plan`` runs the config's own partitioner and summarises its tasks with :func:`summarize_tasks`.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from typing import Dict, List, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
 
 @dataclass(frozen=True)
 class ModelPlan:
-    """The shards of one model."""
+    """The inference tasks of one model, as the partitioner made them."""
 
     model: str
     gpus_per_task: int
-    workers: int
+    workers: Optional[int]  # None when the partitioner has no worker count
     tasks: int
     chunks: int
     items: int
@@ -35,8 +33,12 @@ def workers_for(gpus: int, gpus_per_task: int, api_workers: int = 8) -> int:
     """Number of parallel tasks a model gets from a GPU budget.
 
     Raises:
-        ValueError: if the model needs more GPUs per task than the budget holds.
+        ValueError: if a count is below 1, or the model needs more GPUs per task than the budget holds.
     """
+    if api_workers < 1:
+        raise ValueError(f'api_workers (tasks for models with run_cfg.num_gpus == 0) must be >= 1, got {api_workers}')
+    if gpus < 1:
+        raise ValueError(f'the GPU budget must be >= 1, got {gpus}')
     if gpus_per_task <= 0:
         return api_workers
     if gpus_per_task > gpus:
@@ -44,34 +46,40 @@ def workers_for(gpus: int, gpus_per_task: int, api_workers: int = 8) -> int:
     return gpus // gpus_per_task
 
 
-def split_sizes(size: int, num_split: int, min_task_size: int) -> List[int]:
-    """Chunk sizes for one dataset, as ``NumWorkerPartitioner.split_dataset`` cuts it."""
-    if num_split <= 1 or size <= min_task_size:
-        return [size]
-    step = max(math.ceil(size / num_split), min_task_size)
-    return [min(step, size - start) for start in range(0, size, step)]
+#: One inference task: (model abbr, run_cfg.num_gpus, item count of each dataset chunk in the task).
+TaskItems = Tuple[str, int, Sequence[int]]
 
 
-def plan_model(model: str, gpus_per_task: int, dataset_sizes: Dict[str, int], gpus: int, min_task_size: int = 16,
-               api_workers: int = 8) -> ModelPlan:
-    """Plans one model's inference tasks over ``gpus``."""
-    workers = workers_for(gpus, gpus_per_task, api_workers)
-    chunks = [n for size in dataset_sizes.values() for n in split_sizes(size, workers, min_task_size)]
-    buckets = [0] * workers
-    for i, n in enumerate(chunks):
-        buckets[i % workers] += n
-    used = [b for b in buckets if b]
-    return ModelPlan(model, gpus_per_task, workers, len(used), len(chunks), sum(chunks), max(used, default=0))
+def summarize_tasks(tasks: Sequence[TaskItems], workers: Optional[Dict[str, Optional[int]]] = None) -> List[ModelPlan]:
+    """One :class:`ModelPlan` per model, in order of first appearance, from a partitioner's task list."""
+    order: List[str] = []
+    by_model: Dict[str, List[TaskItems]] = {}
+    for task in tasks:
+        if task[0] not in by_model:
+            order.append(task[0])
+            by_model[task[0]] = []
+        by_model[task[0]].append(task)
+    plans = []
+    for model in order:
+        mine = by_model[model]
+        gpus_per_task = {t[1] for t in mine}
+        if len(gpus_per_task) != 1:
+            raise ValueError(f'model {model!r}: tasks disagree on GPUs per task: {sorted(gpus_per_task)}')
+        per_task = [sum(t[2]) for t in mine]
+        plans.append(ModelPlan(model, gpus_per_task.pop(), (workers or {}).get(model), len(mine),
+                               sum(len(t[2]) for t in mine), sum(per_task), max(per_task)))
+    return plans
 
 
-def format_plan(plans: Sequence[ModelPlan], gpus: int) -> str:
+def format_plan(plans: Sequence[ModelPlan]) -> str:
     """A fixed-width table of plans, one row per model, and the peak GPU demand."""
     head = f'{"model":40s} {"GPUs/task":>9s} {"workers":>7s} {"tasks":>5s} {"chunks":>6s} {"items":>6s} ' \
            f'{"max items/task":>14s} {"GPUs used":>9s}'
-    lines = [f'GPU budget: {gpus}', head, '-' * len(head)]
+    lines = [head, '-' * len(head)]
     for p in plans:
-        lines.append(f'{p.model:40s} {p.gpus_per_task:9d} {p.workers:7d} {p.tasks:5d} {p.chunks:6d} {p.items:6d} '
+        workers = '-' if p.workers is None else str(p.workers)
+        lines.append(f'{p.model:40s} {p.gpus_per_task:9d} {workers:>7s} {p.tasks:5d} {p.chunks:6d} {p.items:6d} '
                      f'{p.max_items_per_task:14d} {p.gpus_in_use:9d}')
-    lines.append(f'peak GPUs of the largest model: {max((p.gpus_in_use for p in plans), default=0)} of {gpus}; '
-                 'models run one after another or side by side as Slurm schedules them')
+    lines.append(f'peak GPUs of the largest model: {max((p.gpus_in_use for p in plans), default=0)}; '
+                 'models run one after another or side by side as the runner schedules them')
     return '\n'.join(lines)

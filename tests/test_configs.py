@@ -1,5 +1,7 @@
 """Every shipped config loads; the model zoo is well formed, paired and free of key material."""
+import inspect
 import re
+from collections import defaultdict
 from pathlib import Path
 
 import pytest
@@ -10,8 +12,52 @@ from .conftest import REPO
 
 MODEL_FILES = sorted((REPO / 'configs/models').glob('*.py'))
 SAP_FILES = [p for p in MODEL_FILES if p.stem.endswith('_sap')]
-KEY_PATTERN = re.compile(r'sk-[A-Za-z0-9]{16,}|key\s*=\s*["\'](?!ENV|EMPTY)[^"\']{8,}')
+CONFIG_FILES = sorted((REPO / 'configs').rglob('*.py'))
+# Key material: OpenAI/Anthropic-style keys (sk-, sk-proj-, sk-ant-...), bearer tokens, Hugging Face tokens, and
+# any literal assigned to a *key name other than exactly 'ENV', 'ENV:NAME' or 'EMPTY'.
+KEY_PATTERN = re.compile(
+    r'(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_-]{16,}'
+    r'|Bearer\s+[A-Za-z0-9._~+/=-]{12,}'
+    r'|(?<![A-Za-z0-9])hf_[A-Za-z0-9]{30,}'
+    r'|(?<![A-Za-z0-9])(?:\w*_)?key["\']?\s*[=:]\s*(["\'])(?!(?:ENV(?::[A-Za-z_][A-Za-z0-9_]*)?|EMPTY)\1)[^"\']{8,}\1')
 NAME_PATTERN = re.compile(r'(vllm|hf|api)_[a-z0-9]+(_[a-z0-9]+)*_(sap|nosap)\.py|local_[a-z0-9_]+\.py')
+
+
+@pytest.mark.parametrize('text', [
+    "key='sk-proj-Ab3dEf5gH7iJ9kL1mN3oP5qR7sT9uV1w'",
+    "key='sk-ant-api03-Ab3dEf5gH7iJ9kL1mN3oP5qR'",
+    "headers={'Authorization': 'Bearer sk-proj-Ab3dEf5gH7iJ9kL1mN3oP5qR'}",
+    "headers={'Authorization': 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0'}",
+    "key='ENVsk-abc123def456ghi789'",          # starts with ENV, but is a literal key
+    "key='EMPTYa1b2c3d4e5f6g7h8'",             # starts with EMPTY, but is a literal key
+    "key='ENV:sk-abc123def456ghi789'",         # not a variable name
+    'key = "a1b2c3d4e5f6g7h8i9"',
+    "api_key='0123456789abcdef0123'",
+    "openai_api_key='0123456789abcdef0123'",
+    "dict(model='m', 'key': 'x9y8z7w6v5u4t3s2')",
+    "token='hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789'",
+])
+def test_key_pattern_finds_real_looking_keys(text):
+    assert KEY_PATTERN.search(text), text
+
+
+@pytest.mark.parametrize('text', [
+    "key='ENV'", "key='EMPTY'", "key='ENV:OPENAI_API_KEY'", 'key="ENV:DEEPSEEK_API_KEY"', "key=key",
+    "path='Qwen/Qwen2.5-7B-Instruct'",
+    "abbr='risk-assessment-model-abcdefgh'",   # 'sk-' inside a word
+    "monkey='bananas-and-more-bananas'",       # 'key' inside a word
+    "key_column='reference'",
+    "f'Bearer {token}'",
+    "openai_api_base='http://127.0.0.1:8000/v1'",
+])
+def test_key_pattern_leaves_placeholders_and_ordinary_text(text):
+    assert not KEY_PATTERN.search(text), text
+
+
+@pytest.mark.parametrize('path', CONFIG_FILES, ids=lambda p: str(p.relative_to(REPO / 'configs')))
+def test_no_key_material_in_configs(path: Path):
+    match = KEY_PATTERN.search(path.read_text(encoding='utf-8'))
+    assert not match, f'{path}: looks like key material: {match.group(0)[:12]}...'
 
 
 def _model(path: Path):
@@ -27,7 +73,6 @@ def _type_name(t):
 @pytest.mark.parametrize('path', MODEL_FILES, ids=lambda p: p.name)
 def test_model_config(path: Path):
     assert NAME_PATTERN.fullmatch(path.name), path.name
-    assert not KEY_PATTERN.search(path.read_text(encoding='utf-8'))
     model = _model(path)
     name = _type_name(model['type'])
     assert get_object_from_string(name) is not None, name  # importable without vllm installed
@@ -41,14 +86,35 @@ def test_model_config(path: Path):
         assert model['sap'] is None and model['abbr'].endswith('@nosap')
 
 
+def twin_differences(sap: dict, twin: dict) -> set:
+    """Keys whose effective values differ: an argument left out counts as the wrapper's default."""
+    def effective(model):
+        cls = get_object_from_string(_type_name(model['type']))
+        defaults = {name: p.default for name, p in inspect.signature(cls.__init__).parameters.items()
+                    if p.default is not inspect.Parameter.empty}
+        return {**defaults, **model}
+    a, b = effective(sap), effective(twin)
+    return {k for k in set(a) | set(b) if a.get(k) != b.get(k)}
+
+
+def test_twin_differences_count_wrapper_defaults():
+    base = dict(type='opencompass_h2htalk.models.SAPVLLMwithChatTemplate', path='p', run_cfg=dict(num_gpus=1))
+    twin = dict(base, abbr='m@nosap', sap=None)
+    assert twin_differences(dict(base, abbr='m@sap-v1', sap='v1', sap_language='zh'), twin) == {'abbr', 'sap'}
+    assert twin_differences(dict(base, abbr='m@sap-v1', sap='v1', sap_language='en'), twin) == {
+        'abbr', 'sap', 'sap_language'}
+    assert twin_differences(dict(base, abbr='m@sap-v1', sap='v1', fold_system=True), twin) == {
+        'abbr', 'sap', 'fold_system'}
+
+
 @pytest.mark.parametrize('path', SAP_FILES, ids=lambda p: p.name)
 def test_sap_variant_differs_from_its_twin_only_in_sap_and_abbr(path: Path):
+    # As the README says: everything else, SAP language and wrapper defaults included, is the same.
     twin_path = path.with_name(path.stem[:-len('_sap')] + '_nosap.py')
     assert twin_path.exists(), f'{path.name} has no no-SAP twin'
     sap, twin = _model(path), _model(twin_path)
     assert sap['sap'] == 'v1' and sap['abbr'] == twin['abbr'].replace('@nosap', '@sap-v1')
-    differing = {k for k in set(sap) | set(twin) if sap.get(k) != twin.get(k)}
-    assert differing <= {'abbr', 'sap', 'sap_language'}
+    assert twin_differences(sap, twin) == {'abbr', 'sap'}
 
 
 def test_zoo_covers_the_paper_families():
@@ -60,9 +126,23 @@ def test_zoo_covers_the_paper_families():
         assert any(needle in f for f in families), needle
 
 
+def duplicate_abbrs(paths) -> dict:
+    """``{abbr: [file names]}`` for every abbr that more than one model config uses."""
+    files = defaultdict(list)
+    for path in paths:
+        files[_model(path)['abbr']].append(path.name)
+    return {abbr: names for abbr, names in files.items() if len(names) > 1}
+
+
+def test_duplicate_abbrs_are_named(tmp_path):
+    for name, abbr in [('a_sap.py', 'same@sap-v1'), ('b_sap.py', 'same@sap-v1'), ('c_sap.py', 'other')]:
+        (tmp_path / name).write_text(f"models = [dict(abbr='{abbr}', path='p')]\n")
+    assert duplicate_abbrs(sorted(tmp_path.glob('*.py'))) == {'same@sap-v1': ['a_sap.py', 'b_sap.py']}
+
+
 def test_model_abbrs_unique():
-    abbrs = [_model(p)['abbr'] for p in MODEL_FILES]
-    assert len(abbrs) == len(set(abbrs))
+    duplicates = duplicate_abbrs(MODEL_FILES)
+    assert not duplicates, f'model abbrs used by more than one config: {duplicates}'
 
 
 @pytest.mark.parametrize('name,extra', [('h2htalk_all.py', []), ('h2htalk_demo.py', []), ('h2htalk_slurm.py', []),

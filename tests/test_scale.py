@@ -1,13 +1,20 @@
-"""GPU-budget sharding: the printed plan matches what GPUBudgetPartitioner actually creates."""
+"""GPU-budget sharding: what GPUBudgetPartitioner really makes of configs/eval/h2htalk_slurm.py (item ids
+included), and what `h2htalk plan` prints for the shipped configs."""
+import copy
 from collections import Counter
 
 import pytest
 from mmengine.config import Config
 
 from opencompass_h2htalk.cli import main
-from opencompass_h2htalk.scale import plan_model, split_sizes, workers_for
+from opencompass_h2htalk.data.loader import load_rows
+from opencompass_h2htalk.scale import ModelPlan, format_plan, summarize_tasks, workers_for
 
 from .conftest import REPO
+
+SLURM_CFG = REPO / 'configs/eval/h2htalk_slurm.py'
+ALL_CFG = REPO / 'configs/eval/h2htalk_all.py'
+QWEN_7B, QWEN_72B = 'qwen2.5-7b-instruct-vllm@sap-v1', 'qwen2.5-72b-instruct-vllm@sap-v1'
 
 
 def test_workers_from_budget():
@@ -15,37 +22,138 @@ def test_workers_from_budget():
     assert workers_for(64, 0, api_workers=8) == 8
     with pytest.raises(ValueError, match='needs 8 GPUs but the budget is 4'):
         workers_for(4, 8)
+    with pytest.raises(ValueError, match=r'api_workers .* must be >= 1, got 0'):
+        workers_for(64, 1, api_workers=0)
+    with pytest.raises(ValueError, match='budget must be >= 1, got 0'):
+        workers_for(0, 1)
 
 
-def test_split_sizes_match_numworker_rules():
-    assert split_sizes(24, 64, 16) == [16, 8]  # chunks never smaller than min_task_size (except the tail)
-    assert split_sizes(100, 4, 16) == [25, 25, 25, 25]
-    assert split_sizes(10, 8, 16) == [10]  # small datasets are not split
-    assert sum(split_sizes(1882, 64, 16)) == 1882 and len(split_sizes(1882, 64, 16)) == 63
+def test_summarize_tasks():
+    tasks = [('a', 1, [16, 8]), ('b', 4, [24]), ('a', 1, [16]), ('b', 4, [10, 2, 2])]
+    assert summarize_tasks(tasks, {'a': 64}) == [ModelPlan('a', 1, 64, 2, 3, 40, 24),
+                                                 ModelPlan('b', 4, None, 2, 4, 38, 24)]
+    table = format_plan(summarize_tasks(tasks, {'a': 64}))
+    assert table.splitlines()[2].split() == ['a', '1', '64', '2', '3', '40', '24', '2']
+    assert table.splitlines()[3].split() == ['b', '4', '-', '2', '4', '38', '24', '8']
+    with pytest.raises(ValueError, match="model 'a': tasks disagree on GPUs per task"):
+        summarize_tasks([('a', 1, [1]), ('a', 2, [1])])
 
 
-@pytest.mark.parametrize('gpus', [64, 8])
-def test_partitioner_creates_the_planned_tasks(workdir, gpus):
+def _partition(cfg_path, workdir, **overrides):
+    """The inference tasks, built the way `opencompass` builds them (cli/main.py), without running anything."""
+    from opencompass.registry import PARTITIONERS
+
+    cfg = Config.fromfile(str(cfg_path))
+    cfg['work_dir'] = str(workdir / 'out')
+    part_cfg = copy.deepcopy(cfg.infer.partitioner)
+    part_cfg.update(out_dir=str(workdir / 'out/predictions/'), **overrides)
+    return cfg, PARTITIONERS.build(part_cfg)(cfg)
+
+
+@pytest.mark.parametrize('gpus,expected_tasks', [(64, {QWEN_7B: 22, QWEN_72B: 16}), (8, {QWEN_7B: 8, QWEN_72B: 2})])
+def test_gpu_budget_partitioner_shards_every_item_exactly_once(workdir, gpus, expected_tasks):
+    import datasets
+    from opencompass.utils import build_dataset_from_cfg
+
+    datasets.disable_progress_bars()
+    cfg, tasks = _partition(SLURM_CFG, workdir, gpus=gpus)
+    assert 'GPUBudgetPartitioner' in str(cfg.infer.partitioner.type)
+    assert Counter(t['models'][0]['abbr'] for t in tasks) == expected_tasks
+    every_id = Counter(row['id'] for d in cfg.datasets for row in load_rows(d['subtask']))
+    assert len(every_id) == 264 and set(every_id.values()) == {1}
+    for model in cfg.models:
+        mine = [t for t in tasks if t['models'][0]['abbr'] == model['abbr']]
+        workers = gpus // model['run_cfg']['num_gpus']
+        assert len(mine) <= workers
+        # The rows each task will read: its dataset chunks with their test_range, loaded as the task loads them.
+        seen = Counter(i for t in mine for chunk in t['datasets'][0] for i in build_dataset_from_cfg(chunk).test['id'])
+        assert seen == every_id, model['abbr']  # every item exactly once across the model's tasks
+        for t in mine:
+            ranges = [c['reader_cfg'].get('test_range') for c in t['datasets'][0]]
+            assert all(r is None or r.startswith('[') for r in ranges), ranges
+
+
+def _plan_rows(out):
+    return {line.split()[0]: line.split()[1:] for line in out.splitlines() if '@' in line.split()[0:1][0]}
+
+
+def test_plan_uses_the_configs_own_partitioner(capsys):
+    # h2htalk_all.py: NumWorkerPartitioner(num_worker=8): 22 chunks per model dealt to 8 tasks.
+    assert main(['plan', str(ALL_CFG)]) == 0
+    out = capsys.readouterr().out
+    assert 'NumWorkerPartitioner(num_worker=8, min_task_size=16)' in out
+    rows = _plan_rows(out)
+    #                  GPUs/task workers tasks chunks items max/task GPUs used
+    assert rows[QWEN_7B] == ['1', '8', '8', '22', '264', '48', '8']
+    assert rows[QWEN_72B] == ['4', '8', '8', '22', '264', '48', '32']
+    assert rows['gpt-4o-api@sap-v1'][:3] == ['0', '8', '8']
+    assert '264 items per model' in out
+
+
+def test_plan_matches_what_the_partitioner_makes(workdir, capsys):
+    _, tasks = _partition(SLURM_CFG, workdir, gpus=64)
+    assert main(['plan', str(SLURM_CFG)]) == 0
+    rows = _plan_rows(capsys.readouterr().out)
+    for model, count in Counter(t['models'][0]['abbr'] for t in tasks).items():
+        assert int(rows[model][2]) == count
+    assert rows[QWEN_7B] == ['1', '64', '22', '22', '264', '16', '22']
+    assert rows[QWEN_72B] == ['4', '16', '16', '22', '264', '32', '64']
+
+
+def test_plan_gpu_budget_precedence(capsys, monkeypatch):
+    monkeypatch.setenv('H2HTALK_SLURM_GPUS', '16')
+    assert main(['plan', str(SLURM_CFG)]) == 0
+    out = capsys.readouterr().out
+    assert 'GPU budget: 16 (from the config; H2HTALK_SLURM_GPUS=16 is set)' in out
+    assert _plan_rows(out)[QWEN_7B][:2] == ['1', '16']
+    assert main(['plan', str(SLURM_CFG), '--gpus', '8']) == 0
+    out = capsys.readouterr().out
+    assert "GPU budget: 8 (from --gpus, which overrides the config's 16; H2HTALK_SLURM_GPUS=16 is set)" in out
+    assert _plan_rows(out)[QWEN_7B][:2] == ['1', '8']
+    # --gpus means nothing to a partitioner without a GPU budget: say so instead of ignoring it.
+    assert main(['plan', str(ALL_CFG), '--gpus', '8']) == 1
+    assert '--gpus sets the budget of GPUBudgetPartitioner' in capsys.readouterr().err
+
+
+def test_zero_api_workers_is_a_clear_error(capsys, monkeypatch):
+    monkeypatch.setenv('H2HTALK_API_WORKERS', '0')
+    assert main(['plan', str(SLURM_CFG)]) == 1
+    err = capsys.readouterr().err
+    assert 'api_workers' in err and 'must be >= 1, got 0' in err and 'H2HTALK_API_WORKERS' in err
     from opencompass_h2htalk.partitioners import GPUBudgetPartitioner
 
-    cfg = Config.fromfile(str(REPO / 'configs/eval/h2htalk_all.py'))
-    cfg['work_dir'] = str(workdir / 'out')
-    part = GPUBudgetPartitioner(out_dir=str(workdir / 'out/predictions'), gpus=gpus, min_task_size=16)
-    tasks = part(cfg)
-    per_model = Counter(t['models'][0]['abbr'] for t in tasks)
-    sizes = {d['abbr']: 24 for d in cfg['datasets']}
-    for model in cfg['models']:
-        plan = plan_model(model['abbr'], model['run_cfg']['num_gpus'], sizes, gpus, 16)
-        assert per_model[model['abbr']] == plan.tasks, model['abbr']
-        items = sum(len(eval(f"range(24){d['reader_cfg'].get('test_range', '')}"))  # noqa: S307
-                    for t in tasks if t['models'][0]['abbr'] == model['abbr'] for d in t['datasets'][0])
-        assert items == plan.items == 264  # every item exactly once
+    with pytest.raises(ValueError, match='H2HTALK_API_WORKERS'):  # was a ZeroDivisionError at the first API model
+        GPUBudgetPartitioner(out_dir='unused', gpus=8, api_workers=0)
 
 
-def test_plan_command_for_all_config(capsys):
-    assert main(['plan', str(REPO / 'configs/eval/h2htalk_all.py'), '--gpus', '64']) == 0
-    out = capsys.readouterr().out
-    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines() if '@' in line.split()[0:1][0]}
-    assert rows['qwen2.5-7b-instruct-vllm@sap-v1'][:2] == ['1', '64']    # GPUs/task, workers
-    assert rows['qwen2.5-72b-instruct-vllm@sap-v1'][:2] == ['4', '16']
-    assert '264 items per model' in out
+def _readme():
+    return (REPO / 'README.md').read_text(encoding='utf-8')
+
+
+def test_readme_plan_block_is_what_plan_prints(capsys, monkeypatch):
+    monkeypatch.delenv('H2HTALK_SLURM_GPUS', raising=False)
+    readme = _readme()
+    start = readme.index('configs/eval/h2htalk_slurm.py: inference partitioner')
+    block = readme[start:readme.index('```', start)].rstrip('\n').splitlines()
+    assert main(['plan', str(SLURM_CFG)]) == 0
+    printed = capsys.readouterr().out.replace(str(REPO) + '/', '').splitlines()
+    assert block == printed[:len(block)]
+    assert '64 one-GPU tasks' not in readme  # 64 is the worker count; the bundled data makes 22 tasks
+
+
+def test_readme_describes_the_models_of_h2htalk_all(capsys):
+    readme = _readme()
+    start = readme.index('`configs/eval/h2htalk_all.py` runs all subtasks')
+    paragraph = ' '.join(readme[start:readme.index('\n\n', start)].split())
+    cfg = Config.fromfile(str(ALL_CFG))
+    for model in cfg.models:
+        if model.get('sap') is not None:
+            assert model['abbr'].endswith('@sap-v1')
+        tp = model.get('model_kwargs', {}).get('tensor_parallel_size')
+        if tp:
+            name = model['path'].rsplit('/', 1)[-1]
+            assert f'{name} (TP {tp}' in paragraph, (name, tp)
+    assert 'SAP v1 variants' in paragraph
+    tasks = int(paragraph.split('shows ')[1].split(' tasks per model')[0])
+    assert main(['plan', str(ALL_CFG)]) == 0
+    assert {int(row[2]) for row in _plan_rows(capsys.readouterr().out).values()} == {tasks}

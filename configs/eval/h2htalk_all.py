@@ -1,5 +1,7 @@
-# H2HTalk, all 11 subtasks, for the models in configs/models/ you list below (here with SAP v1;
-# configs/eval/h2htalk_sap_ablation.py runs the same models with and without SAP).
+# H2HTalk, all 11 subtasks, for the models in configs/models/ you list below: here the SAP v1 variants of
+# vLLM Qwen2.5-7B-Instruct (TP 1, one GPU) and Qwen2.5-72B-Instruct (TP 4, four GPUs), GPT-4o (API) and the
+# CPU retrieval baseline (configs/eval/h2htalk_sap_ablation.py runs models with and without SAP).
+# `h2htalk plan configs/eval/h2htalk_all.py` prints the inference tasks: 8 per model on the bundled data.
 #
 #   opencompass configs/eval/h2htalk_all.py               # local GPUs
 #   opencompass configs/eval/h2htalk_all.py -r            # resume the latest run

@@ -2,12 +2,13 @@
 #
 #   sbatch slurm/driver.sbatch configs/eval/h2htalk_slurm.py       # driver on a CPU node (recommended)
 #   opencompass configs/eval/h2htalk_slurm.py                      # or from a login node
-#   h2htalk plan configs/eval/h2htalk_slurm.py --gpus 64           # check the sharding first
+#   h2htalk plan configs/eval/h2htalk_slurm.py                     # check the sharding first (--gpus N to try a budget)
 #
-# Sharding maths (GPUBudgetPartitioner): each model gets  workers = GPUS // run_cfg.num_gpus  tasks, so with
-# 64 GPUs a TP=1 7B model runs as 64 one-GPU tasks, a TP=4 72B model as 16 four-GPU tasks and a TP=8 model as
-# 8 eight-GPU tasks. Each dataset larger than min_task_size is cut into `workers` chunks of at least
-# min_task_size items, and chunks are dealt round-robin to the workers. Every task loads the model once, so a
+# Sharding maths (GPUBudgetPartitioner): each model gets  workers = GPUS // run_cfg.num_gpus  workers, so with
+# 64 GPUs a TP=1 7B model has 64 workers, a TP=4 72B model 16 and a TP=8 model 8. Each dataset larger than
+# min_task_size is cut into at most `workers` chunks of at least min_task_size items (the last may be smaller),
+# and chunks are dealt round-robin to the workers: on the bundled data (11 x 24 items -> 22 chunks) the 7B model
+# runs as 22 one-GPU tasks and the 72B model as 16 four-GPU tasks. Every task loads the model once, so a
 # larger min_task_size trades parallelism for fewer model loads. API models (0 GPUs) get api_workers tasks.
 # SlurmRunner (not SlurmSequentialRunner, which serialises tasks on vanilla Slurm) submits each task with
 # `srun -p PARTITION --gres=gpu:N -N1 ...`; max_num_workers caps concurrent sruns, Slurm queues the rest.

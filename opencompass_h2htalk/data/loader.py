@@ -15,6 +15,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from ..hashing import sha256_file
 from .paths import default_data_dir
+from .frame import FRAME_NAME, load_frame
 from .personas import Persona, load_personas
 from .prompts import prompt_hash, system_prompt, user_prompt
 from .schema import (SCHEMA_VERSION, SUBTASKS, Scenario, ScenarioError, iter_jsonl, validate_file,
@@ -24,6 +25,9 @@ MANIFEST_NAME = 'MANIFEST.json'
 PERSONAS_NAME = 'personas.json'
 RUBRICS_NAME = 'rubrics.json'
 DATASET_NAME = 'H2HTalk-Open'
+#: Version of the bundled data (docs/data_changelog.md); results record it, and scores of two versions are not
+#: comparable. ``write_manifest`` keeps a manifest's own version and uses this one only for a new manifest.
+DATA_VERSION = '0.2.0'
 
 
 class ManifestError(RuntimeError):
@@ -35,7 +39,11 @@ def _count_records(path: str) -> int:
         return sum(1 for _ in iter_jsonl(path))
     with open(path, encoding='utf-8') as f:
         obj = json.load(f)
-    return len(obj.get('personas', obj.get('rubrics', [])))
+    # The record list of each JSON data file: personas.json, rubrics.json, frame.json (its user roster).
+    for key in ('personas', 'rubrics', 'users'):
+        if key in obj:
+            return len(obj[key])
+    raise ManifestError(f'{path}: cannot count records (no personas, rubrics or users list)')
 
 
 def read_manifest(data_dir: Optional[str] = None) -> Dict[str, Any]:
@@ -79,31 +87,126 @@ def verify_file(data_dir: str, name: str, manifest: Dict[str, Any]) -> Dict[str,
     return entry
 
 
-def write_manifest(data_dir: str, version: str = '0.1.0') -> Dict[str, Any]:
+def stray_files(data_dir: str) -> List[str]:
+    """``.jsonl`` files of a data directory whose name is not ``<known subtask>.jsonl`` (sorted paths).
+
+    Such a file is never loaded, so its scenarios would silently be left out of every run.
+    """
+    return [os.path.join(data_dir, n) for n in sorted(os.listdir(data_dir))
+            if n.endswith('.jsonl') and n[:-len('.jsonl')] not in SUBTASKS]
+
+
+def _stray_reason() -> str:
+    return f'not a subtask file (expected <subtask>.jsonl with subtask one of {list(SUBTASKS)}); rename or remove it'
+
+
+def write_manifest(data_dir: str, version: Optional[str] = None) -> Dict[str, Any]:
     """Validates every file of a data directory and (re)writes its manifest.
 
+    Args:
+        data_dir: The data directory.
+        version: Data version to record; ``None`` keeps the version of the existing manifest
+            (:data:`DATA_VERSION` when there is none yet).
+
     Raises:
-        ScenarioError: if any scenario file is invalid (nothing is written then).
+        ScenarioError: if any scenario file is invalid, or a ``.jsonl`` file is not a subtask file
+            (nothing is written then).
+        ManifestError: ``version`` is ``None`` and the existing manifest cannot be read.
     """
+    if version is None:
+        has_manifest = os.path.exists(os.path.join(data_dir, MANIFEST_NAME))
+        version = read_manifest(data_dir).get('version', DATA_VERSION) if has_manifest else DATA_VERSION
+    stray = stray_files(data_dir)
+    if stray:
+        raise ScenarioError(stray[0], 0, '', _stray_reason())
     personas = load_personas(data_dir)
     seen: Dict[str, str] = {}
+    stages: Dict[Tuple[str, int], str] = {}
     files: Dict[str, Any] = {PERSONAS_NAME: {'sha256': sha256_file(os.path.join(data_dir, PERSONAS_NAME)),
                                              'records': len(personas)}}
     rubrics_path = os.path.join(data_dir, RUBRICS_NAME)
     if os.path.exists(rubrics_path):
         files[RUBRICS_NAME] = {'sha256': sha256_file(rubrics_path),
                                'records': len(validate_rubrics_file(rubrics_path)['rubrics'])}
+    frame_path = os.path.join(data_dir, FRAME_NAME)
+    if os.path.exists(frame_path):  # the sampling frame is data too: pin it (records = roster size)
+        files[FRAME_NAME] = {'sha256': sha256_file(frame_path), 'records': len(load_frame(data_dir)['users'])}
     for subtask in SUBTASKS:
         path = os.path.join(data_dir, f'{subtask}.jsonl')
         if not os.path.exists(path):
             continue
-        records = validate_file(path, personas=personas, subtask=subtask, seen_ids=seen)
+        records = validate_file(path, personas=personas, subtask=subtask, seen_ids=seen, seen_stages=stages)
         files[f'{subtask}.jsonl'] = {'sha256': sha256_file(path), 'records': len(records), 'subtask': subtask}
     manifest = {'name': DATASET_NAME, 'version': version, 'schema_version': SCHEMA_VERSION, 'files': files}
     with open(os.path.join(data_dir, MANIFEST_NAME), 'w', encoding='utf-8') as f:
         json.dump(manifest, f, ensure_ascii=False, indent=2)
         f.write('\n')
     return manifest
+
+
+def check_data_dir(data_dir: str) -> Tuple[List[Dict[str, Any]], List[str]]:
+    """Checks a whole data directory the way ``h2htalk validate`` reports it.
+
+    Every subtask file listed in the manifest is checked against it and the schema, with record ids
+    shared across files (a duplicate id in two files is an error). A ``.jsonl`` file that is not a
+    subtask file, or not listed in the manifest, is an error too: it would never be loaded.
+
+    Returns:
+        ``(checked, errors)``: one ``{'name', 'records', 'sha256'}`` per valid subtask file (plus
+        ``{'name': 'frame.json', 'users'}`` and ``{'name': 'rubrics.json', 'rubrics', 'version'}``), and one
+        message per problem, each naming its file.
+
+    Raises:
+        ManifestError: the manifest itself is missing or unreadable (nothing else can be checked).
+    """
+    manifest = read_manifest(data_dir)
+    files = manifest['files']
+    errors: List[str] = [f'{p}: {_stray_reason()}' for p in stray_files(data_dir)]
+    for name in sorted(os.listdir(data_dir)):
+        if name.endswith('.jsonl') and name[:-len('.jsonl')] in SUBTASKS and name not in files:
+            errors.append(f'{os.path.join(data_dir, name)}: not listed in {MANIFEST_NAME}, so it is never loaded; '
+                          'run `h2htalk manifest` after checking it')
+    checked: List[Dict[str, Any]] = []
+    try:
+        personas = load_personas(data_dir)  # first: a content error says more than a changed hash
+    except (ScenarioError, OSError) as e:
+        return checked, errors + [str(e)]
+    try:
+        verify_file(data_dir, PERSONAS_NAME, manifest)
+    except ManifestError as e:
+        errors.append(str(e))
+    seen: Dict[str, str] = {}
+    stages: Dict[Tuple[str, int], str] = {}
+    for name, entry in files.items():
+        if name.endswith('.jsonl') and entry.get('subtask') != name[:-len('.jsonl')]:
+            errors.append(f'{os.path.join(data_dir, MANIFEST_NAME)}: entry {name!r} has subtask '
+                          f'{entry.get("subtask")!r}; expected {name[:-len(".jsonl")]!r}')
+    for subtask in SUBTASKS:  # a fixed order, so a duplicate is always reported at its later file
+        name = f'{subtask}.jsonl'
+        if name not in files or files[name].get('subtask') != subtask:
+            continue
+        try:
+            verify_file(data_dir, name, manifest)
+            records = validate_file(os.path.join(data_dir, name), personas=personas, subtask=subtask, seen_ids=seen,
+                                    seen_stages=stages)
+        except (ManifestError, ScenarioError) as e:
+            errors.append(str(e))
+            continue
+        checked.append({'name': name, 'records': len(records), 'sha256': files[name]['sha256']})
+    if FRAME_NAME in files:
+        try:
+            verify_file(data_dir, FRAME_NAME, manifest)
+            frame = load_frame(data_dir)
+            checked.append({'name': FRAME_NAME, 'users': len(frame['users'])})
+        except (ManifestError, ValueError) as e:  # load_frame raises ValueError naming the file
+            errors.append(str(e))
+    if RUBRICS_NAME in files:
+        try:
+            rubrics = load_rubrics(data_dir)
+            checked.append({'name': RUBRICS_NAME, 'rubrics': len(rubrics['rubrics']), 'version': rubrics['version']})
+        except (ManifestError, ScenarioError) as e:
+            errors.append(str(e))
+    return checked, errors
 
 
 def load_subtask(subtask: str, data_dir: Optional[str] = None, verify: bool = True) -> List[Scenario]:
@@ -148,15 +251,17 @@ def load_rubrics(data_dir: Optional[str] = None, verify: bool = True) -> Dict[st
 def to_rows(scenarios: List[Scenario], personas: Dict[str, Persona]) -> List[Dict[str, Any]]:
     """Flattens scenarios into the columns the OpenCompass prompt template reads.
 
-    Columns: ``id, subtask, dimension, persona, system_prompt, user_prompt, reference, inputs, tags``
-    (``inputs`` and ``tags`` as JSON strings, so that a judge can see them later).
+    Columns: ``id, subtask, dimension, persona, language, system_prompt, user_prompt, reference, inputs, tags``
+    (``inputs`` and ``tags`` as JSON strings, so that a judge can see them later). The prompts are in the
+    record's language.
     """
     rows = []
     for s in scenarios:
         rows.append({
             'id': s.id, 'subtask': s.subtask, 'dimension': s.dimension, 'persona': s.persona,
-            'system_prompt': system_prompt(personas[s.persona], s.subtask),
-            'user_prompt': user_prompt(s.subtask, s.inputs),
+            'language': s.language,
+            'system_prompt': system_prompt(personas[s.persona], s.subtask, s.language),
+            'user_prompt': user_prompt(s.subtask, s.inputs, s.language),
             'reference': s.reference,
             'inputs': json.dumps(s.inputs, ensure_ascii=False, sort_keys=True),
             'tags': json.dumps(s.tags, ensure_ascii=False, sort_keys=True),
@@ -170,15 +275,34 @@ def load_rows(subtask: str, data_dir: Optional[str] = None, verify: bool = True)
 
 
 def data_fingerprint(subtask: str, data_dir: Optional[str] = None) -> Dict[str, Any]:
-    """What a result depends on in the data: dataset name/version, file SHA-256, prompt hash."""
+    """What a result depends on in the data, hashed from the files actually on disk.
+
+    Works without a manifest (``verify=False`` data). Returns ``dataset`` and ``version`` from the
+    manifest (``None`` when there is none), ``file_sha256`` and ``personas_sha256`` of the files themselves,
+    ``manifest_match`` (``True``/``False``, or ``None`` without a manifest or manifest entry) and
+    ``prompt_hash`` over the languages of the file's records.
+
+    Raises:
+        ManifestError: a manifest exists but cannot be read.
+        ScenarioError: the file holds an undecodable line.
+    """
     data_dir = data_dir or default_data_dir()
-    manifest = read_manifest(data_dir)
-    entry = manifest['files'].get(f'{subtask}.jsonl', {})
-    return {'dataset': manifest.get('name', DATASET_NAME), 'version': manifest.get('version'),
-            'file_sha256': entry.get('sha256'), 'personas_sha256': manifest['files'].get(PERSONAS_NAME, {}).get('sha256'),
-            'prompt_hash': prompt_hash()}
+    name = f'{subtask}.jsonl'
+    path = os.path.join(data_dir, name)
+    file_sha = sha256_file(path)
+    personas_sha = sha256_file(os.path.join(data_dir, PERSONAS_NAME))
+    manifest = read_manifest(data_dir) if os.path.exists(os.path.join(data_dir, MANIFEST_NAME)) else None
+    match: Optional[bool] = None
+    if manifest is not None and name in manifest['files']:
+        files = manifest['files']
+        match = (files[name].get('sha256') == file_sha
+                 and files.get(PERSONAS_NAME, {}).get('sha256') == personas_sha)
+    languages = {rec.get('language') for _, rec in iter_jsonl(path) if isinstance(rec, dict)}
+    return {'dataset': manifest.get('name', DATASET_NAME) if manifest else None,
+            'version': manifest.get('version') if manifest else None,
+            'file_sha256': file_sha, 'personas_sha256': personas_sha, 'manifest_match': match,
+            'prompt_hash': prompt_hash(sorted(lang for lang in languages if isinstance(lang, str)))}
 
 
-__all__ = ['ManifestError', 'ScenarioError', 'data_fingerprint', 'load_rows', 'load_rubrics', 'load_subtask',
-           'read_manifest',
-           'sha256_file', 'to_rows', 'verify_file', 'write_manifest']
+__all__ = ['ManifestError', 'ScenarioError', 'check_data_dir', 'data_fingerprint', 'load_rows', 'load_rubrics',
+           'load_subtask', 'read_manifest', 'sha256_file', 'stray_files', 'to_rows', 'verify_file', 'write_manifest']

@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
-from typing import Dict, Optional
+from dataclasses import dataclass, fields
+from typing import Any, Dict, Optional
 
 from .paths import default_data_dir
+from .schema import LANGUAGES, ScenarioError
 
 
 @dataclass(frozen=True)
@@ -21,27 +22,72 @@ class Persona:
     description: str
 
 
+#: Persona field -> expected JSON type (``age`` is an integer, every other field a non-empty string).
+_FIELD_TYPES = {f.name: (int if f.name == 'age' else str) for f in fields(Persona)}
+
+
+def _check_entry(item: Any, path: str, i: int) -> Persona:
+    """Checks one entry of ``personas`` and returns it as a :class:`Persona` (errors name index and field)."""
+
+    def fail(field: str, message: str) -> ScenarioError:
+        if isinstance(item, dict) and isinstance(item.get('id'), str) and field != '.id':
+            message += f" (persona '{item['id']}')"
+        return ScenarioError(path, 0, f'personas[{i}]{field}', message)
+
+    if not isinstance(item, dict):
+        raise fail('', f'expected an object, got {type(item).__name__}')
+    for key in _FIELD_TYPES:
+        if key not in item:
+            raise fail(f'.{key}', 'missing')
+    for key in item:
+        if key not in _FIELD_TYPES:
+            raise fail(f'.{key}', f'unknown field (allowed: {list(_FIELD_TYPES)})')
+    for key, kind in _FIELD_TYPES.items():
+        value = item[key]
+        if kind is int:
+            # bool is an int subclass in Python; a JSON true is not an age.
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise fail(f'.{key}', f'expected an integer, got {type(value).__name__}')
+            if value <= 0:
+                raise fail(f'.{key}', f'must be positive, got {value}')
+        elif not isinstance(value, str):
+            raise fail(f'.{key}', f'expected a string, got {type(value).__name__}')
+        elif not value.strip():
+            raise fail(f'.{key}', 'must not be empty')
+    if item['language'] not in LANGUAGES:
+        raise fail('.language', f'expected one of {list(LANGUAGES)}, got {item["language"]!r}')
+    return Persona(**item)
+
+
 def load_personas(data_dir: Optional[str] = None) -> Dict[str, Persona]:
-    """Loads ``personas.json`` from a data directory (default: the bundled H2HTalk-Open data).
+    """Loads and checks ``personas.json`` from a data directory (default: the bundled H2HTalk-Open data).
 
     Raises:
         FileNotFoundError: if the file is missing.
-        ValueError: naming the file and the persona when an entry is malformed.
+        ScenarioError: naming the file and, for undecodable JSON, the line; for a bad entry, the
+            persona index and field (e.g. ``personas.json: field 'personas[1].age': expected an integer``).
     """
     path = os.path.join(data_dir or default_data_dir(), 'personas.json')
-    with open(path, encoding='utf-8') as f:
-        raw = json.load(f)
+    with open(path, 'rb') as f:
+        data = f.read()
+    try:
+        raw = json.loads(data.decode('utf-8'))
+    except UnicodeDecodeError as e:
+        raise ScenarioError(path, 0, '', f'not valid UTF-8 (byte {e.start}: {e.reason})') from None
+    except json.JSONDecodeError as e:
+        raise ScenarioError(path, e.lineno, '', f'invalid JSON: {e.msg} (column {e.colno})') from None
+    if not isinstance(raw, dict):
+        raise ScenarioError(path, 0, '', f"expected a JSON object with a 'personas' list, got {type(raw).__name__}")
+    if 'personas' not in raw:
+        raise ScenarioError(path, 0, 'personas', 'missing')
+    if not isinstance(raw['personas'], list):
+        raise ScenarioError(path, 0, 'personas', f'expected a list, got {type(raw["personas"]).__name__}')
     out: Dict[str, Persona] = {}
-    for i, item in enumerate(raw.get('personas', [])):
-        try:
-            persona = Persona(**item)
-        except TypeError as e:
-            raise ValueError(f'{path}: personas[{i}]: {e}') from None
-        if not persona.description.strip():
-            raise ValueError(f"{path}: personas[{i}] ('{persona.id}'): empty description")
+    for i, item in enumerate(raw['personas']):
+        persona = _check_entry(item, path, i)
         if persona.id in out:
-            raise ValueError(f"{path}: personas[{i}]: duplicate persona id '{persona.id}'")
+            raise ScenarioError(path, 0, f'personas[{i}].id', f"duplicate persona id '{persona.id}'")
         out[persona.id] = persona
     if not out:
-        raise ValueError(f'{path}: no personas defined')
+        raise ScenarioError(path, 0, 'personas', 'no personas defined')
     return out

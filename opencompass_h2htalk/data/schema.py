@@ -17,7 +17,10 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
-SCHEMA_VERSION = '1.0'
+SCHEMA_VERSION = '1.1'
+#: Schema versions this validator reads: 1.1 only adds the optional ``chain``/``stage`` fields, so every 1.0
+#: record is a valid 1.1 record.
+ACCEPTED_SCHEMA_VERSIONS: Tuple[str, ...] = ('1.0', '1.1')
 
 #: The 11 H2HTalk subtasks -> dimension, in the order the benchmark reports them.
 CORE_SUBTASKS: Dict[str, str] = {
@@ -55,6 +58,19 @@ LANGUAGES: Tuple[str, ...] = ('zh', 'en')
 
 TOP_LEVEL_FIELDS: Tuple[str, ...] = ('id', 'subtask', 'dimension', 'language', 'persona', 'inputs', 'reference',
                                      'tags')
+#: Optional top-level fields (schema 1.1): a linked chain id and the record's 1-based stage in it.
+OPTIONAL_TOP_LEVEL_FIELDS: Tuple[str, ...] = ('chain', 'stage')
+#: Linked chains (schema 1.1): the paper's two pipelines, written as one story. Stage k of a chain is a record of
+#: the k-th subtask group below, and its input is taken from stage k-1's reference (README, "Linked chains"):
+#: recollection: a dialogue reply -> the memories extracted from that dialogue -> one memory rewritten -> a
+#: proactive opener built on it; itinerary: day overview -> timed schedule -> one slot in detail -> the user's
+#: comment on the current step -> a proactive message at that moment.
+CHAIN_PIPELINES: Dict[str, Tuple[Tuple[str, ...], ...]] = {
+    'recollection': (('dialogue_base', 'dialogue_emotion', 'dialogue_schedule'), ('recollection_synthesize',),
+                     ('recollection_refine',), ('recollection_initialize',)),
+    'itinerary': (('itinerary_basic',), ('itinerary_middle',), ('itinerary_advanced',), ('itinerary_feedback',),
+                  ('itinerary_initialize',)),
+}
 ID_PATTERN = re.compile(r'^[a-z0-9][a-z0-9_.-]{2,80}$')
 TIME_PATTERN = re.compile(r'^([01]\d|2[0-3]):[0-5]\d$')
 
@@ -240,10 +256,15 @@ class Scenario:
     inputs: Dict[str, Any]
     reference: str
     tags: Dict[str, str]
+    chain: Optional[str] = None
+    stage: Optional[int] = None
 
     def to_dict(self) -> Dict[str, Any]:
-        """Returns the record in its JSON form (field order as in the schema)."""
-        return {k: getattr(self, k) for k in TOP_LEVEL_FIELDS}
+        """Returns the record in its JSON form (field order as in the schema; chain/stage only when set)."""
+        out = {k: getattr(self, k) for k in TOP_LEVEL_FIELDS}
+        if self.chain is not None:
+            out['chain'], out['stage'] = self.chain, self.stage
+        return out
 
 
 def validate_record(record: Any, path: str = '<record>', line: int = 0,
@@ -272,8 +293,8 @@ def validate_record(record: Any, path: str = '<record>', line: int = 0,
         if key not in record:
             raise fail(key, 'missing')
     for key in record:
-        if key not in TOP_LEVEL_FIELDS:
-            raise fail(key, f'unknown field (allowed: {list(TOP_LEVEL_FIELDS)})')
+        if key not in TOP_LEVEL_FIELDS and key not in OPTIONAL_TOP_LEVEL_FIELDS:
+            raise fail(key, f'unknown field (allowed: {list(TOP_LEVEL_FIELDS + OPTIONAL_TOP_LEVEL_FIELDS)})')
     for key in ('id', 'subtask', 'dimension', 'language', 'persona', 'reference'):
         err = _nonempty_str(record[key])
         if err:
@@ -313,7 +334,34 @@ def validate_record(record: Any, path: str = '<record>', line: int = 0,
     err = _check_judged_tags(subtask, record['tags'])
     if err:
         raise fail(*err)
-    return Scenario(**{k: record[k] for k in TOP_LEVEL_FIELDS})
+    err = _check_chain(subtask, record)
+    if err:
+        raise fail(*err)
+    return Scenario(**{k: record[k] for k in TOP_LEVEL_FIELDS + OPTIONAL_TOP_LEVEL_FIELDS if k in record})
+
+
+def _check_chain(subtask: str, record: Dict[str, Any]) -> Optional[Tuple[str, str]]:
+    """Schema 1.1: ``chain`` and ``stage`` come together, and the stage fits the subtask's pipeline."""
+    has_chain, has_stage = 'chain' in record, 'stage' in record
+    if not has_chain and not has_stage:
+        return None
+    if has_stage and not has_chain:
+        return 'chain', 'a record with a stage needs a chain id'
+    if has_chain and not has_stage:
+        return 'stage', 'a record in a chain needs its stage (an integer >= 1)'
+    chain, stage = record['chain'], record['stage']
+    if not isinstance(chain, str) or not ID_PATTERN.match(chain):
+        return 'chain', f'must be a string matching {ID_PATTERN.pattern}, got {chain!r}'
+    if isinstance(stage, bool) or not isinstance(stage, int) or stage < 1:
+        return 'stage', f'expected an integer >= 1, got {stage!r}'
+    for name, groups in CHAIN_PIPELINES.items():
+        positions = [i + 1 for i, group in enumerate(groups) if subtask in group]
+        if positions:
+            if stage not in positions:
+                return 'stage', (f'{subtask} is stage {positions[0]} of the {name} chain '
+                                 f'({" -> ".join("|".join(g) for g in groups)}), got {stage}')
+            return None
+    return 'chain', f'{subtask} records cannot be in a chain (chains: {list(CHAIN_PIPELINES)})'
 
 
 def iter_jsonl(path: str) -> Iterator[Tuple[int, Any]]:
@@ -337,7 +385,8 @@ def iter_jsonl(path: str) -> Iterator[Tuple[int, Any]]:
 
 
 def validate_file(path: str, personas: Optional[Iterable[str]] = None, subtask: Optional[str] = None,
-                  seen_ids: Optional[Dict[str, str]] = None) -> List[Scenario]:
+                  seen_ids: Optional[Dict[str, str]] = None,
+                  seen_stages: Optional[Dict[Tuple[str, int], str]] = None) -> List[Scenario]:
     """Validates every record of a scenario file.
 
     Args:
@@ -346,6 +395,8 @@ def validate_file(path: str, personas: Optional[Iterable[str]] = None, subtask: 
         subtask: If given, every record must belong to this subtask.
         seen_ids: id -> 'file:line' of records already accepted (shared across files to
             catch duplicates between files); updated in place.
+        seen_stages: (chain, stage) -> 'file:line', shared across files like ``seen_ids``: a chain has one
+            record per stage.
 
     Returns:
         The scenarios in file order.
@@ -355,6 +406,7 @@ def validate_file(path: str, personas: Optional[Iterable[str]] = None, subtask: 
     """
     personas = list(personas) if personas is not None else None
     seen = {} if seen_ids is None else seen_ids
+    stages: Dict[Tuple[str, int], str] = {} if seen_stages is None else seen_stages
     out: List[Scenario] = []
     for lineno, record in iter_jsonl(path):
         scenario = validate_record(record, path, lineno, personas)
@@ -363,6 +415,12 @@ def validate_file(path: str, personas: Optional[Iterable[str]] = None, subtask: 
         if scenario.id in seen:
             raise ScenarioError(path, lineno, 'id', f'duplicate id {scenario.id!r} (first at {seen[scenario.id]})')
         seen[scenario.id] = f'{path}:{lineno}'
+        if scenario.chain is not None:
+            key = (scenario.chain, scenario.stage)
+            if key in stages:
+                raise ScenarioError(path, lineno, 'stage', f'chain {scenario.chain!r} already has stage '
+                                                           f'{scenario.stage} (at {stages[key]})')
+            stages[key] = f'{path}:{lineno}'
         out.append(scenario)
     if not out:
         raise ScenarioError(path, 0, '', 'no records')
@@ -441,8 +499,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if not args:
         print('usage: python -m opencompass_h2htalk.data.schema FILE.jsonl [FILE.jsonl ...]', file=sys.stderr)
         return 2
-    personas = list(load_personas())
+    try:
+        personas = list(load_personas())
+    except (ScenarioError, OSError) as e:
+        print(f'error: {e}', file=sys.stderr)
+        return 1
     seen: Dict[str, str] = {}
+    stages: Dict[Tuple[str, int], str] = {}
     for path in args:
         if path.endswith('.json'):
             try:
@@ -453,7 +516,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             print(f'ok: {path}: rubrics')
             continue
         try:
-            records = validate_file(path, personas=personas, seen_ids=seen)
+            records = validate_file(path, personas=personas, seen_ids=seen, seen_stages=stages)
         except ScenarioError as e:
             print(f'error: {e}', file=sys.stderr)
             return 1

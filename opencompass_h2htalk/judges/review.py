@@ -3,19 +3,25 @@
 The judge evaluator writes ``results/<model>/<dataset>_review.jsonl`` for every item whose judged
 overall score is below the threshold (3.5). ``export`` gathers them into ``<run>/review/`` as
 ``queue.jsonl``, ``queue.csv`` and a static ``queue.html``, each item with an empty ``human_score``.
-``merge`` validates a filled-in file (JSONL or CSV) completely before writing anything, then writes
-``adjudicated.json`` and ``summary_adjudicated.{md,csv}`` with judge-only and adjudicated means.
+``merge`` validates a filled-in file (JSONL or CSV; by default ``<run>/review/queue.csv``) completely
+before writing anything, then writes ``adjudicated.json`` and ``summary_adjudicated.{md,csv}`` with
+judge-only and adjudicated means. CSV files saved by Excel (UTF-8 with a BOM, or GB18030) are read, and
+errors name the line an editor shows (a quoted cell may span several lines). ``export`` refuses to
+overwrite a queue that already holds human scores unless forced.
 """
 from __future__ import annotations
 
 import csv
 import html
+import io
 import json
 import os
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 QUEUE_FIELDS = ('review_id', 'model', 'dataset', 'id', 'judge_overall', 'human_score', 'input', 'reference',
                 'prediction', 'judge_rationale')
+#: Columns (CSV) or keys (JSONL) a filled-in review file must have.
+REQUIRED_COLUMNS = ('review_id', 'human_score')
 
 
 class ReviewError(ValueError):
@@ -55,13 +61,39 @@ def collect_queue(run: str) -> List[Dict[str, Any]]:
     return queue
 
 
-def export(work_dir: str) -> Dict[str, str]:
-    """Writes the queue as JSONL, CSV and HTML under ``<run>/review/``; returns the paths."""
+def _scored_rows(path: str) -> int:
+    """Number of rows of an existing queue file with a human score (errors if it cannot be read)."""
+    try:
+        return sum(raw not in (None, '') for _, _, raw in _read_scores(path)[0])
+    except ReviewError as e:
+        raise ReviewError(f'{e}; cannot tell whether it holds human scores, so it is not overwritten '
+                          '(move it away, or use --force)') from None
+
+
+def export(work_dir: str, force: bool = False) -> Dict[str, str]:
+    """Writes the queue as JSONL, CSV and HTML under ``<run>/review/``; returns the paths.
+
+    Args:
+        work_dir: An OpenCompass work dir (its newest run is used) or one run folder.
+        force: Overwrite a queue file that already holds human scores.
+
+    Raises:
+        ReviewError: an existing ``queue.csv``/``queue.jsonl`` holds human scores (or cannot be read)
+            and ``force`` is false; nothing is written then.
+    """
     run = find_run(work_dir)
     queue = collect_queue(run)
     out = os.path.join(run, 'review')
-    os.makedirs(out, exist_ok=True)
     paths = {k: os.path.join(out, f'queue.{k}') for k in ('jsonl', 'csv', 'html')}
+    if not force:
+        for key in ('csv', 'jsonl'):
+            if os.path.exists(paths[key]):
+                n = _scored_rows(paths[key])
+                if n:
+                    raise ReviewError(f'{paths[key]}: already holds {n} human score(s); exporting again would '
+                                      'overwrite them. Merge them first (h2htalk review merge), move the file away, '
+                                      'or use --force')
+    os.makedirs(out, exist_ok=True)
     with open(paths['jsonl'], 'w', encoding='utf-8') as f:
         for item in queue:
             f.write(json.dumps({k: item.get(k, '') for k in QUEUE_FIELDS}, ensure_ascii=False) + '\n')
@@ -80,40 +112,104 @@ def export(work_dir: str) -> Dict[str, str]:
                 '<style>td{vertical-align:top;border:1px solid #ccc;max-width:28em}pre{white-space:pre-wrap}</style>'
                 f'<h1>H2HTalk review queue ({len(queue)} items below the judge threshold)</h1>'
                 '<p>Score each item 1–5, then put the scores into queue.csv or queue.jsonl (column human_score) and '
-                'run <code>h2htalk review merge WORK_DIR FILE</code>.</p><table><tr><th>id</th><th>input</th>'
+                'run <code>h2htalk review merge WORK_DIR [FILE]</code>.</p><table><tr><th>id</th><th>input</th>'
                 '<th>reference</th><th>prediction</th><th>judge</th><th>rationale</th><th>human score</th></tr>'
                 f'{rows}</table>')
     return paths
 
 
-def _read_scores(path: str) -> List[Tuple[int, str, Any]]:
-    rows = []
-    if path.endswith('.csv'):
-        with open(path, encoding='utf-8', newline='') as f:
-            for lineno, row in enumerate(csv.DictReader(f), start=2):
-                rows.append((lineno, row.get('review_id'), row.get('human_score')))
-    else:
-        with open(path, encoding='utf-8') as f:
-            for lineno, line in enumerate(f, start=1):
-                if line.strip():
-                    try:
-                        row = json.loads(line)
-                    except json.JSONDecodeError as e:
-                        raise ReviewError(f'{path}:{lineno}: invalid JSON ({e.msg})') from None
-                    rows.append((lineno, row.get('review_id'), row.get('human_score')))
+def _decode(path: str) -> Tuple[str, str]:
+    """Text of a review file and the encoding used: UTF-8 (with or without BOM), UTF-16 with a BOM, or GB18030."""
+    with open(path, 'rb') as f:
+        data = f.read()
+    if data[:2] in (b'\xff\xfe', b'\xfe\xff'):
+        try:
+            return data.decode('utf-16'), 'utf-16'
+        except UnicodeDecodeError as e:
+            raise ReviewError(f'{path}: starts with a UTF-16 BOM but is not valid UTF-16 ({e.reason})') from None
+    try:
+        return data.decode('utf-8-sig'), 'utf-8'
+    except UnicodeDecodeError as e:
+        utf8_error = e
+    try:
+        # Excel on Chinese Windows saves "CSV" in the ANSI code page, GBK, which GB18030 contains.
+        return data.decode('gb18030'), 'gb18030'
+    except UnicodeDecodeError:
+        line = data[:utf8_error.start].count(b'\n') + 1
+        raise ReviewError(f'{path}:{line}: neither UTF-8 ({utf8_error.reason} at byte {utf8_error.start}) nor '
+                          'GB18030; save it as "CSV UTF-8"') from None
+
+
+def _read_csv(path: str, text: str) -> List[Tuple[int, Any, Any]]:
+    reader = csv.reader(io.StringIO(text, newline=''))
+    rows, header, end = [], None, 0
+    try:
+        for cells in reader:
+            # The physical line where this record starts: a quoted cell may hold line breaks.
+            start, end = end + 1, reader.line_num
+            if not any(c.strip() for c in cells):
+                continue
+            if header is None:
+                header = [c.strip() for c in cells]
+                missing = [c for c in REQUIRED_COLUMNS if c not in header]
+                if missing:
+                    raise ReviewError(f'{path}:{start}: the header has no column {missing} (found {header}); '
+                                      'nothing was merged')
+                continue
+            row = dict(zip(header, cells))
+            rows.append((start, row.get('review_id'), (row.get('human_score') or '').strip()))
+    except csv.Error as e:
+        raise ReviewError(f'{path}:{end + 1}: not readable as CSV ({e})') from None
+    if header is None:
+        raise ReviewError(f'{path}: empty file')
     return rows
 
 
-def merge(work_dir: str, scores_path: str) -> Dict[str, Any]:
+def _read_jsonl(path: str, text: str) -> List[Tuple[int, Any, Any]]:
+    rows = []
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise ReviewError(f'{path}:{lineno}: invalid JSON ({e.msg})') from None
+        if not isinstance(row, dict):
+            raise ReviewError(f'{path}:{lineno}: expected a JSON object, got {type(row).__name__}')
+        missing = [k for k in REQUIRED_COLUMNS if k not in row]
+        if missing:
+            raise ReviewError(f'{path}:{lineno}: no key {missing} (found {sorted(row)}); nothing was merged')
+        rows.append((lineno, row['review_id'], row['human_score']))
+    return rows
+
+
+def _read_scores(path: str) -> Tuple[List[Tuple[int, Any, Any]], str]:
+    """``(line, review_id, human_score)`` per record of a review file (the line is the one an editor
+    shows), and the file's encoding."""
+    text, encoding = _decode(path)
+    return (_read_csv(path, text) if path.lower().endswith('.csv') else _read_jsonl(path, text)), encoding
+
+
+def merge(work_dir: str, scores_path: Optional[str] = None) -> Dict[str, Any]:
     """Validates human scores, then writes adjudicated results; nothing is written if any row is bad.
 
+    Args:
+        work_dir: An OpenCompass work dir (its newest run is used) or one run folder.
+        scores_path: The filled-in review file (``.csv`` or ``.jsonl``); default ``<run>/review/queue.csv``.
+
     Raises:
-        ReviewError: unknown review id, duplicate id, or a score outside 1–5 (file and line named).
+        ReviewError: a missing ``review_id``/``human_score`` column, an unknown or duplicate id, a score
+            outside 1–5, or no score at all (file and line named).
     """
     run = find_run(work_dir)
+    if scores_path is None:
+        scores_path = os.path.join(run, 'review', 'queue.csv')
+        if not os.path.exists(scores_path):
+            raise ReviewError(f'{scores_path}: no review queue; run `h2htalk review export {work_dir}` first')
     queue = {item['review_id']: item for item in collect_queue(run)}
     human: Dict[str, float] = {}
-    for lineno, rid, raw in _read_scores(scores_path):
+    rows, encoding = _read_scores(scores_path)
+    for lineno, rid, raw in rows:
         if rid not in queue:
             raise ReviewError(f'{scores_path}:{lineno}: unknown review_id {rid!r} (not in the review queue of {run})')
         if raw in (None, ''):
@@ -127,6 +223,8 @@ def merge(work_dir: str, scores_path: str) -> Dict[str, Any]:
         if rid in human:
             raise ReviewError(f'{scores_path}:{lineno}: review_id {rid!r} appears twice')
         human[rid] = value
+    if not human:
+        raise ReviewError(f'{scores_path}: no human_score is filled in; nothing to merge')
 
     table = []
     for model in sorted(os.listdir(os.path.join(run, 'results'))):
@@ -149,7 +247,7 @@ def merge(work_dir: str, scores_path: str) -> Dict[str, Any]:
                           'adjudicated': sum(adjudicated) / len(adjudicated)})
     out = os.path.join(run, 'review')
     os.makedirs(out, exist_ok=True)
-    report = {'scores_file': os.path.abspath(scores_path), 'human_scores': human, 'table': table}
+    report = {'scores_file': os.path.abspath(scores_path), 'encoding': encoding, 'human_scores': human, 'table': table}
     with open(os.path.join(out, 'adjudicated.json'), 'w', encoding='utf-8') as f:
         json.dump(report, f, ensure_ascii=False, indent=2)
     cols = ('model', 'dataset', 'judged', 'reviewed', 'judge_only', 'adjudicated')

@@ -10,6 +10,7 @@ predictions score 0 on every component and are counted in ``empty_rate``.
 """
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import asdict, dataclass
 from typing import Any, Dict, List, Optional, Sequence
 
@@ -52,8 +53,9 @@ def unified_score(components: Dict[str, float], alpha: float = DEFAULT_ALPHA) ->
 
 
 def is_empty(prediction: Any) -> bool:
-    """True for predictions that cannot be scored: non-strings and whitespace-only strings."""
-    return not isinstance(prediction, str) or not prediction.strip()
+    """True for predictions that cannot be scored: non-strings and strings with no visible character
+    (only whitespace and format characters such as the zero-width space U+200B)."""
+    return not isinstance(prediction, str) or all(c.isspace() or unicodedata.category(c) == 'Cf' for c in prediction)
 
 
 def score_items(predictions: Sequence[Any], references: Sequence[str], embedder: Optional[Embedder],

@@ -15,6 +15,7 @@ Extra arguments (all wrappers):
 
 Unlike the OpenCompass defaults, these wrappers keep SYSTEM as a real system message when no
 ``meta_template`` is given (OpenCompass's default chat meta template folds it into the user turn).
+A ``meta_template`` of your own must declare the SYSTEM role (see :func:`check_meta_template`).
 """
 from __future__ import annotations
 
@@ -33,6 +34,34 @@ SYSTEM_META_TEMPLATE: Dict[str, Any] = dict(
     round=[dict(role='HUMAN', api_role='HUMAN'), dict(role='BOT', api_role='BOT', generate=True)],
     reserved_roles=[dict(role='SYSTEM', api_role='SYSTEM')],
 )
+
+
+def check_meta_template(meta_template: Optional[Dict], wrapper: str) -> Dict[str, Any]:
+    """The meta template a SAP wrapper uses: ``SYSTEM_META_TEMPLATE``, or ``meta_template`` if it keeps SYSTEM.
+
+    Without a SYSTEM role, OpenCompass sends the dataset's SYSTEM turn (persona and instruction) as part of
+    the HUMAN turn (its ``fallback_role``), while SAP is still sent as a separate system message: the SAP
+    and no-SAP twins would then differ in structure, not only in SAP.
+
+    Raises:
+        ValueError: if ``meta_template`` has no SYSTEM role, or maps SYSTEM to another API role.
+    """
+    if not meta_template:
+        return SYSTEM_META_TEMPLATE
+    items = [item for key in ('round', 'reserved_roles') for item in (meta_template.get(key) or [])
+             if isinstance(item, dict)]
+    system = [item for item in items if item.get('role') == 'SYSTEM']
+    fix = ("add reserved_roles=[dict(role='SYSTEM', api_role='SYSTEM')] to it, or leave meta_template out "
+           '(for chat templates that reject a system role, also set fold_system=True)')
+    if not system:
+        raise ValueError(f"{wrapper}: meta_template has no SYSTEM role (roles: {[i.get('role') for i in items]}), so "
+                         "OpenCompass would move the dataset's SYSTEM turn (persona and instruction) into the HUMAN "
+                         f'turn while SAP stays a separate system message and the twins differ in structure; {fix}')
+    api_roles = {item.get('api_role', 'SYSTEM') for item in system}
+    if api_roles != {'SYSTEM'}:
+        raise ValueError(f'{wrapper}: meta_template maps the SYSTEM role to api_role {sorted(api_roles)}, so the '
+                         f'persona would not be sent as a system message; {fix}')
+    return meta_template
 
 
 class SAPMixin:
@@ -74,7 +103,8 @@ class SAPHuggingFacewithChatTemplate(SAPMixin, HuggingFacewithChatTemplate):
     def __init__(self, path: str, sap: Optional[str] = 'v1', sap_language: str = 'zh', fold_system: bool = False,
                  meta_template: Optional[Dict] = None, **kwargs):
         self._setup_sap(sap, sap_language, fold_system)  # fail on a bad SAP option before loading weights
-        super().__init__(path=path, meta_template=meta_template or SYSTEM_META_TEMPLATE, **kwargs)
+        meta_template = check_meta_template(meta_template, type(self).__name__)
+        super().__init__(path=path, meta_template=meta_template, **kwargs)
 
 
 @MODELS.register_module()
@@ -88,13 +118,14 @@ class SAPVLLMwithChatTemplate(SAPMixin, VLLMwithChatTemplate):
     def __init__(self, path: str, sap: Optional[str] = 'v1', sap_language: str = 'zh', fold_system: bool = False,
                  meta_template: Optional[Dict] = None, **kwargs):
         self._setup_sap(sap, sap_language, fold_system)
+        meta_template = check_meta_template(meta_template, type(self).__name__)
         if not kwargs.get('tokenizer_only'):
             missing = [m for m in ('vllm', 'ray') if importlib.util.find_spec(m) is None]
             if missing:
                 raise ImportError(f'SAPVLLMwithChatTemplate needs {" and ".join(missing)}, which is not installed: '
                                   "pip install 'opencompass-h2htalk[vllm]' (on a CUDA machine), or serve the model "
                                   'with `vllm serve` and use SAPOpenAISDK')
-        super().__init__(path=path, meta_template=meta_template or SYSTEM_META_TEMPLATE, **kwargs)
+        super().__init__(path=path, meta_template=meta_template, **kwargs)
 
 
 @MODELS.register_module()
@@ -108,9 +139,10 @@ class SAPOpenAISDK(SAPMixin, OpenAISDK):
     def __init__(self, path: str, sap: Optional[str] = 'v1', sap_language: str = 'zh', fold_system: bool = False,
                  key: str = 'ENV', meta_template: Optional[Dict] = None, **kwargs):
         self._setup_sap(sap, sap_language, fold_system)
+        meta_template = check_meta_template(meta_template, type(self).__name__)
         if isinstance(key, str) and key.startswith('ENV:'):
             name = key[4:]
             if not os.environ.get(name):
                 raise ValueError(f'SAPOpenAISDK({path!r}): API key variable ${name} is not set')
             key = os.environ[name]
-        super().__init__(path=path, key=key, meta_template=meta_template or SYSTEM_META_TEMPLATE, **kwargs)
+        super().__init__(path=path, key=key, meta_template=meta_template, **kwargs)

@@ -28,18 +28,28 @@ class GPUBudgetPartitioner(NumWorkerPartitioner):
     def __init__(self, out_dir: str, gpus: int = 64, api_workers: int = 8, **kwargs):
         kwargs.pop('num_worker', None)
         kwargs.pop('num_split', None)
+        try:
+            workers_for(gpus, 0, api_workers)  # check both counts now, not at the first model (ZeroDivisionError)
+        except ValueError as e:
+            raise ValueError(f'GPUBudgetPartitioner: {e} (configs/eval/h2htalk_slurm.py reads gpus from '
+                             'H2HTALK_SLURM_GPUS and api_workers from H2HTALK_API_WORKERS)') from None
         super().__init__(out_dir=out_dir, num_worker=1, **kwargs)
-        if gpus < 1:
-            raise ValueError(f'gpus must be >= 1, got {gpus}')
         self.gpus, self.api_workers = gpus, api_workers
+
+    def workers(self, model: Dict) -> int:
+        """Tasks for ``model``: ``gpus // run_cfg.num_gpus``, or ``api_workers`` for 0-GPU models."""
+        gpus_per_task = int(model.get('run_cfg', {}).get('num_gpus', 0))
+        try:
+            return workers_for(self.gpus, gpus_per_task, self.api_workers)
+        except ValueError as e:
+            raise ValueError(f"GPUBudgetPartitioner, model {model.get('abbr')!r}: {e}") from None
 
     def partition(self, model_dataset_combinations: List[Dict[str, List]], work_dir: str, out_dir: str,
                   add_cfg: Dict = {}) -> List[ConfigDict]:  # noqa: B006 - mirrors the base signature
         tasks = []
         for comb in model_dataset_combinations:
             for model in comb['models']:
-                gpus_per_task = int(model.get('run_cfg', {}).get('num_gpus', 0))
-                self.num_worker = self.num_split = workers_for(self.gpus, gpus_per_task, self.api_workers)
+                self.num_worker = self.num_split = self.workers(model)
                 tasks += super().partition([{'models': [model], 'datasets': comb['datasets']}], work_dir, out_dir,
                                            add_cfg)
         return tasks

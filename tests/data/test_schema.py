@@ -146,10 +146,14 @@ def test_rubric_file_validation(tmp_path):
     path.write_text(_json.dumps(broken, ensure_ascii=False), encoding='utf-8')
     with pytest.raises(ScenarioError, match=r"rubrics.json: field 'rubrics.safety.output_format': does not name"):
         validate_rubrics_file(str(path))
-    del broken['rubrics']['probe']
-    path.write_text(_json.dumps(broken, ensure_ascii=False), encoding='utf-8')
-    with pytest.raises(ScenarioError, match=r"field 'rubrics.itinerary'|field 'rubrics.safety|field 'rubrics.probe'"):
+    # A missing rubric, in an otherwise good file: the error must be that one, not an earlier one.
+    missing = _json.loads(_json.dumps(good))
+    del missing['rubrics']['probe']
+    path.write_text(_json.dumps(missing, ensure_ascii=False), encoding='utf-8')
+    with pytest.raises(ScenarioError) as err:
         validate_rubrics_file(str(path))
+    assert (err.value.line, err.value.field, err.value.message) == (0, 'rubrics.probe', 'missing')
+    assert str(err.value) == f"{path}: field 'rubrics.probe': missing"
     path.write_text('{"version": ', encoding='utf-8')
     with pytest.raises(ScenarioError, match=r'rubrics.json:1: invalid JSON'):
         validate_rubrics_file(str(path))

@@ -1,10 +1,19 @@
+from importlib.metadata import version
+
 import pytest
 
 from opencompass_h2htalk.metrics.tokenize import tokenize, tokenizer_info
 
 
 def test_jieba_words_and_punctuation():
-    assert tokenize('我今天很难过，因为考试没考好。') == ['我', '今天', '很', '难过', '，', '因为', '考试', '没考', '好', '。']
+    # Version-independent: the tokens cover the text exactly, in order; dictionary words stay whole and
+    # punctuation is its own token. The split of the colloquial 没考好 (没考|好 with jieba 0.42.1) depends
+    # on the dictionary and the HMM, so it is not pinned.
+    text = '我今天很难过，因为考试没考好。'
+    tokens = tokenize(text)
+    assert ''.join(tokens) == text
+    assert tokens[:6] == ['我', '今天', '很', '难过', '，', '因为'] and tokens[6] == '考试' and tokens[-1] == '。'
+    assert len(tokens) < len(text) - 4  # words, not characters
 
 
 def test_whitespace_tokens_are_dropped():
@@ -20,6 +29,6 @@ def test_unknown_mode():
         tokenize('x', 'bpe')
 
 
-def test_info_records_version():
+def test_info_records_the_installed_version():
     info = tokenizer_info('jieba')
-    assert info['name'] == 'jieba' and info['version'] == '0.42.1'
+    assert info['name'] == 'jieba' and info['version'] == version('jieba')

@@ -143,3 +143,32 @@ def test_chatml_message_list_is_one_prompt_not_a_batch(tiny_dir, monkeypatch):
         assert model.generate_from_template((chat,), max_out_len=8) == ['好']
     assert server.requests[0]['messages'] == [{'role': 'system', 'content': SAP.text + SEPARATOR + 'S'},
                                               {'role': 'user', 'content': 'U'}]
+
+
+# ----------------------------------------------------------------------------- meta_template
+_NO_SYSTEM = dict(round=[dict(role='HUMAN', api_role='HUMAN'), dict(role='BOT', api_role='BOT', generate=True)])
+_SYSTEM_AS_USER = dict(_NO_SYSTEM, reserved_roles=[dict(role='SYSTEM', api_role='HUMAN')])
+
+
+@pytest.mark.parametrize('wrapper,kwargs', [
+    (SAPHuggingFacewithChatTemplate, dict(path='/no/such/model')),            # rejected before loading weights
+    (SAPVLLMwithChatTemplate, dict(path='Qwen/Qwen2.5-7B-Instruct')),         # ... and before the vllm check
+    (SAPOpenAISDK, dict(path='m', key='ENV:H2HTALK_NO_SUCH_KEY_VARIABLE')),   # ... and before the key lookup
+])
+@pytest.mark.parametrize('sap', ['v1', None])
+@pytest.mark.parametrize('meta_template,reason', [(_NO_SYSTEM, 'has no SYSTEM role'),
+                                                  (_SYSTEM_AS_USER, r"maps the SYSTEM role to api_role \['HUMAN'\]")])
+def test_meta_template_without_a_system_role_is_rejected(wrapper, kwargs, sap, meta_template, reason):
+    # Such a template would put the persona into the HUMAN turn but SAP into a system message.
+    with pytest.raises(ValueError, match=f'{wrapper.__name__}: meta_template {reason}.*reserved_roles=') as err:
+        wrapper(sap=sap, meta_template=meta_template, **kwargs)
+    assert 'twins differ' in str(err.value) or 'not be sent as a system message' in str(err.value)
+
+
+def test_meta_template_with_a_system_role_keeps_the_system_turn(tiny_dir):
+    own = dict(_NO_SYSTEM, reserved_roles=[dict(role='SYSTEM', api_role='SYSTEM')])
+    model = SAPHuggingFacewithChatTemplate(path=tiny_dir, sap='v1', meta_template=own,
+                                           model_kwargs=dict(device_map='cpu'))
+    parsed = model.parse_template(dataset_prompt(), mode='gen')
+    assert [(t['role'], t['prompt']) for t in parsed] == [('SYSTEM', SAP.text + SEPARATOR + ROW['system_prompt']),
+                                                          ('HUMAN', ROW['user_prompt'])]

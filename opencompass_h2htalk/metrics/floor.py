@@ -1,0 +1,97 @@
+"""Metric floor (pure): what the unified score gives a reference scored against another scenario's reference.
+
+For each subtask, every reference is paired with the reference of a *different* scenario of the same subtask
+(a seeded random derangement, repeated several times) and scored with the project's unified score. The mean
+is the score a reply in the right format but about the wrong scenario already earns — the floor that a
+model's score should be read against. No OpenCompass import.
+"""
+from __future__ import annotations
+
+import math
+import random
+from typing import Any, Callable, Dict, Hashable, List, Optional, Sequence
+
+from .embedding import Embedder
+from .unified import DEFAULT_ALPHA, aggregate, score_items
+
+#: Aggregated keys reported as the floor, in print order (0–100 scale; ``score`` is U).
+FLOOR_KEYS = ('bleu1', 'bleu2', 'bleu3', 'bleu4', 'rouge1', 'rougeL', 'cosine', 'score')
+
+#: A function scoring predictions against references and returning aggregated values by key.
+ScoreFn = Callable[[Sequence[str], Sequence[str]], Dict[str, float]]
+
+
+class FloorError(ValueError):
+    """A floor cannot be computed (too few distinct references to derange)."""
+
+
+def derangement(keys: Sequence[Hashable], rng: random.Random, max_tries: int = 10000) -> List[int]:
+    """A uniformly random permutation ``p`` with ``keys[p[i]] != keys[i]`` for every ``i``.
+
+    Keys are the texts, so duplicate references are never paired with themselves either.
+
+    Args:
+        keys: One key per position (e.g. the reference text).
+        rng: Seeded random source.
+        max_tries: Rejection-sampling budget; a valid permutation is found after about e tries when keys
+            are distinct.
+
+    Raises:
+        FloorError: fewer than two positions, or no valid permutation found (one key holds more than half
+            the positions, so none exists).
+    """
+    n = len(keys)
+    if n < 2:
+        raise FloorError(f'need at least 2 references to derange, got {n}')
+    order = list(range(n))
+    for _ in range(max_tries):
+        rng.shuffle(order)
+        if all(keys[order[i]] != keys[i] for i in range(n)):
+            return list(order)
+    raise FloorError(f'no derangement of {n} references found in {max_tries} tries '
+                     '(too many identical references)')
+
+
+def _summary(values: Sequence[float]) -> Dict[str, float]:
+    """Mean, sample standard deviation (0 for one value), min and max."""
+    n = len(values)
+    mean = sum(values) / n
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
+    return {'mean': mean, 'sd': sd, 'min': min(values), 'max': max(values)}
+
+
+def metric_floor(references: Sequence[str], score_fn: ScoreFn, repeats: int = 5, seed: int = 0,
+                 keys: Sequence[str] = FLOOR_KEYS) -> Dict[str, Any]:
+    """Scores shuffled references of one subtask against the originals, ``repeats`` times.
+
+    Args:
+        references: The subtask's references, one per scenario.
+        score_fn: ``score_fn(predictions, references) -> {key: value}`` (see :func:`unified_score_fn`).
+        repeats: Number of independent derangements; the floor is their mean.
+        seed: Seed of the derangements (same seed, same pairs).
+        keys: Aggregated values to summarise.
+
+    Returns:
+        ``{'n': len(references), 'repeats': repeats, 'seed': seed, 'floor': {key: {mean, sd, min, max}}}``,
+        where ``sd``/``min``/``max`` are over repeats.
+
+    Raises:
+        FloorError: fewer than two references, or ``repeats < 1``.
+    """
+    if repeats < 1:
+        raise FloorError(f'repeats must be >= 1, got {repeats}')
+    refs = [r.strip() for r in references]
+    rng = random.Random(seed)
+    runs = []
+    for _ in range(repeats):
+        perm = derangement(refs, rng)
+        runs.append(score_fn([refs[j] for j in perm], refs))
+    return {'n': len(refs), 'repeats': repeats, 'seed': seed,
+            'floor': {k: _summary([run[k] for run in runs]) for k in keys}}
+
+
+def unified_score_fn(embedder: Optional[Embedder], alpha: float = DEFAULT_ALPHA, tokenizer: str = 'jieba') -> ScoreFn:
+    """The project's unified score as a :data:`ScoreFn` (means on a 0–100 scale, ``score`` = U)."""
+    def fn(predictions: Sequence[str], references: Sequence[str]) -> Dict[str, float]:
+        return aggregate(score_items(predictions, references, embedder, alpha=alpha, tokenizer=tokenizer))
+    return fn

@@ -1,0 +1,122 @@
+"""Dry run of a config's inference partitioner for ``h2htalk plan``: the tasks OpenCompass would create, no runs."""
+from __future__ import annotations
+
+import copy
+import logging
+import os
+import tempfile
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Tuple
+
+from ..scale import ModelPlan, TaskItems, summarize_tasks
+
+#: The variable configs/eval/h2htalk_slurm.py reads its GPU budget from.
+GPUS_ENV = 'H2HTALK_SLURM_GPUS'
+
+
+@dataclass
+class ConfigPlan:
+    """What ``h2htalk plan`` prints for one config."""
+
+    partitioner: str         # class name and the arguments that shape the tasks
+    budget: Optional[str]    # the GPU budget and where it came from; None if the partitioner has none
+    datasets: int
+    items_per_model: int     # items of all datasets: what every model infers once
+    models: List[ModelPlan]
+
+
+def _type_name(t) -> str:
+    return t if isinstance(t, str) else t.__name__
+
+
+def _budget_line(config_gpus: int, cli_gpus: Optional[int]) -> str:
+    env = os.environ.get(GPUS_ENV)
+    from_env = f'{GPUS_ENV}={env} is set' if env is not None else f'{GPUS_ENV} is not set'
+    if cli_gpus is None:
+        return f'{config_gpus} (from the config; {from_env})'
+    return f'{cli_gpus} (from --gpus, which overrides the config\'s {config_gpus}; {from_env})'
+
+
+def plan_config(config: str, gpus: Optional[int] = None) -> ConfigPlan:
+    """Builds ``infer.partitioner`` of ``config`` as ``opencompass`` does and lists the tasks it creates.
+
+    The partitioner sees a fresh work dir, so this is the plan of a new run (``-r`` skips shards that are
+    already predicted). Nothing is written outside a temporary directory.
+
+    Args:
+        config: An OpenCompass eval config.
+        gpus: Overrides the partitioner's ``gpus`` (GPUBudgetPartitioner only); ``None`` keeps the config's.
+
+    Raises:
+        ValueError: ``gpus`` given for a partitioner without a GPU budget, or a bad partitioner argument.
+    """
+    import datasets as hf_datasets
+    from mmengine.config import Config
+    from opencompass.registry import PARTITIONERS
+    from opencompass.utils import get_logger
+
+    from . import GPUBudgetPartitioner
+
+    cfg = Config.fromfile(config)
+    part_cfg = copy.deepcopy(cfg['infer']['partitioner'])
+    cls = PARTITIONERS.get(part_cfg['type']) if isinstance(part_cfg['type'], str) else part_cfg['type']
+    budget = None
+    if issubclass(cls, GPUBudgetPartitioner):
+        budget = _budget_line(int(part_cfg.get('gpus', 64)), gpus)
+        if gpus is not None:
+            part_cfg['gpus'] = gpus
+    elif gpus is not None:
+        raise ValueError(f'--gpus sets the budget of GPUBudgetPartitioner, but {config} partitions inference with '
+                         f'{cls.__name__}; drop --gpus to plan it as configured')
+    hf_datasets.disable_progress_bars()  # one "Map" bar per dataset built below would drown the table
+    logger = get_logger()
+    level = logger.level
+    logger.setLevel(logging.WARNING)  # keep "Partitioned into N tasks." out of the printed plan
+    try:
+        return _plan(config, cfg, part_cfg, cls, budget)
+    finally:
+        logger.setLevel(level)
+
+
+def _plan(config: str, cfg, part_cfg, cls, budget: Optional[str]) -> ConfigPlan:
+    """Runs the partitioner on a temporary work dir and counts the items of every task."""
+    from opencompass.partitioners import NumWorkerPartitioner
+    from opencompass.registry import PARTITIONERS
+    from opencompass.utils import build_dataset_from_cfg
+
+    from . import GPUBudgetPartitioner
+
+    shown = {k: v for k, v in part_cfg.items() if k not in ('type', 'out_dir')}
+    partitioner_desc = f'{cls.__name__}({", ".join(f"{k}={v!r}" for k, v in shown.items())})'
+    sizes: Dict[Tuple[str, str], int] = {}
+
+    def items(chunk) -> int:
+        # The number of rows the inference task will read: build the chunk's dataset as the task does.
+        key = (chunk['abbr'], str(chunk.get('reader_cfg', {}).get('test_range', '')))
+        if key not in sizes:
+            sizes[key] = len(build_dataset_from_cfg(chunk).test)
+        return sizes[key]
+
+    with tempfile.TemporaryDirectory(prefix='h2htalk-plan-') as tmp:
+        part_cfg['out_dir'] = os.path.join(tmp, 'predictions/')
+        if issubclass(cls, NumWorkerPartitioner):
+            part_cfg['dataset_size_path'] = ''  # no size cache: nothing read from or written to ./.cache
+        partitioner = PARTITIONERS.build(part_cfg)
+        run_cfg = copy.deepcopy(cfg)
+        run_cfg['work_dir'] = tmp
+        tasks = partitioner(run_cfg)
+        task_items: List[TaskItems] = []
+        for task in tasks:
+            for model, chunks in zip(task['models'], task['datasets']):
+                task_items.append((model['abbr'], int(model.get('run_cfg', {}).get('num_gpus', 0)),
+                                   [items(c) for c in chunks]))
+        workers: Dict[str, Optional[int]] = {}
+        for model in cfg['models']:
+            if isinstance(partitioner, GPUBudgetPartitioner):
+                workers[model['abbr']] = partitioner.workers(model)
+            elif isinstance(partitioner, NumWorkerPartitioner):
+                workers[model['abbr']] = partitioner.num_worker
+            else:
+                workers[model['abbr']] = None
+        total = sum(items(d) for d in cfg['datasets'])
+    return ConfigPlan(partitioner_desc, budget, len(cfg['datasets']), total, summarize_tasks(task_items, workers))

@@ -1,0 +1,153 @@
+"""Review queue export/merge on a hand-made run folder (no OpenCompass run needed)."""
+import csv
+import io
+import json
+import os
+
+import pytest
+
+from opencompass_h2htalk.cli import main
+from opencompass_h2htalk.judges.review import ReviewError, export, merge
+
+MODEL, DATASET = 'qwen-sap', 'h2htalk_itinerary_basic'
+# Judged overall scores of four items; items 1 and 3 are below the review threshold.
+JUDGED = {'itinerary_basic-001': 2.0, 'itinerary_basic-002': 4.0, 'itinerary_basic-003': 3.0,
+          'itinerary_basic-004': 5.0}
+RID = [f'{MODEL}/{DATASET}/itinerary_basic-001', f'{MODEL}/{DATASET}/itinerary_basic-003']
+
+
+@pytest.fixture
+def run(tmp_path):
+    """``<work_dir>/<timestamp>/results/<model>/<dataset>.json`` plus its ``_review.jsonl``."""
+    work = tmp_path / 'outputs'
+    results = work / '20261123_010203' / 'results' / MODEL
+    results.mkdir(parents=True)
+    details = [{'id': [i], 'judge': [{'overall': s}]} for i, s in JUDGED.items()]
+    (results / f'{DATASET}.json').write_text(json.dumps({'details': details}), encoding='utf-8')
+    with open(results / f'{DATASET}_review.jsonl', 'w', encoding='utf-8') as f:
+        for i, s in JUDGED.items():
+            if s < 3.5:
+                f.write(json.dumps({'id': i, 'subtask': 'itinerary_basic', 'input': '【你们共同的爱好】\n- 爬山\n- 做饭',
+                                    'reference': '今天，……', 'prediction': '第一行\n第二行，有逗号',
+                                    'judge_overall': s, 'judge_rationale': '没有安排和用户一起的时间'},
+                                   ensure_ascii=False) + '\n')
+    return work
+
+
+def review_dir(work):
+    return work / '20261123_010203' / 'review'
+
+
+def filled_csv(work, scores, encoding='utf-8', header=None):
+    """The exported queue.csv with human scores filled in, saved as a spreadsheet program would."""
+    with open(review_dir(work) / 'queue.csv', encoding='utf-8', newline='') as f:
+        rows = list(csv.DictReader(f))
+    fields = list(rows[0])
+    buf = io.StringIO(newline='')
+    writer = csv.writer(buf, lineterminator='\r\n')
+    writer.writerow(header or fields)
+    for row in rows:
+        row['human_score'] = scores.get(row['review_id'], '')
+        writer.writerow([row[k] for k in fields])
+    path = work.parent / f'filled-{encoding}.csv'
+    path.write_bytes(buf.getvalue().encode(encoding))
+    return path
+
+
+def adjudicated(work):
+    return json.loads((review_dir(work) / 'adjudicated.json').read_text(encoding='utf-8'))
+
+
+def test_queue_cells_span_lines_and_merge_adjudicates(run):
+    export(str(run))
+    report = merge(str(run), str(filled_csv(run, {RID[0]: '4'})))
+    row = report['table'][0]
+    assert (row['judged'], row['reviewed'], row['judge_only'], row['adjudicated']) == (4, 1, 3.5, 4.0)
+    assert report['encoding'] == 'utf-8'
+
+
+@pytest.mark.parametrize('encoding,reported', [('utf-8-sig', 'utf-8'), ('gb18030', 'gb18030'),
+                                               ('utf-16', 'utf-16')])
+def test_merge_reads_excel_encodings(run, encoding, reported):
+    export(str(run))
+    report = merge(str(run), str(filled_csv(run, {RID[0]: '4', RID[1]: '1'}, encoding)))
+    assert report['human_scores'] == {RID[0]: 4.0, RID[1]: 1.0} and report['encoding'] == reported
+
+
+def test_undecodable_file_is_named(run):
+    export(str(run))
+    path = run.parent / 'bad.csv'
+    path.write_bytes(b'review_id,human_score\n\xff\xff\xff,4\n')
+    with pytest.raises(ReviewError, match=rf'^{path}:2: neither UTF-8 .* nor GB18030'):
+        merge(str(run), str(path))
+
+
+def test_renamed_score_column_is_refused_and_nothing_is_written(run, capsys):
+    export(str(run))
+    with open(review_dir(run) / 'queue.csv', encoding='utf-8', newline='') as f:
+        header = next(csv.reader(f))
+    renamed = ['人工评分' if h == 'human_score' else h for h in header]
+    path = filled_csv(run, {RID[0]: '4'}, header=renamed)
+    assert main(['review', 'merge', str(run), str(path)]) == 1
+    err = capsys.readouterr().err
+    assert f"{path}:1: the header has no column ['human_score']" in err and 'nothing was merged' in err
+    assert not (review_dir(run) / 'adjudicated.json').exists()
+    assert not (review_dir(run) / 'summary_adjudicated.md').exists()
+
+
+def test_jsonl_without_score_key_is_refused(run):
+    export(str(run))
+    path = run.parent / 'scores.jsonl'
+    path.write_text(json.dumps({'review_id': RID[0], 'score': 4}) + '\n', encoding='utf-8')
+    with pytest.raises(ReviewError, match=r"scores.jsonl:1: no key \['human_score'\]"):
+        merge(str(run), str(path))
+
+
+def test_a_file_without_any_score_is_refused(run):
+    export(str(run))
+    with pytest.raises(ReviewError, match='no human_score is filled in; nothing to merge'):
+        merge(str(run), str(filled_csv(run, {})))
+    assert not (review_dir(run) / 'adjudicated.json').exists()
+
+
+def test_errors_name_the_line_an_editor_shows(run):
+    export(str(run))
+    path = filled_csv(run, {RID[0]: '4', RID[1]: '9'})
+    lines = path.read_bytes().decode('utf-8').split('\n')  # what an editor numbers
+    line = next(n for n, text in enumerate(lines, start=1) if text.startswith(RID[1]))
+    assert line > 3  # the first record's cells span several lines: the record number (3) is not the line
+    with pytest.raises(ReviewError, match=rf'^{path}:{line}: human_score 9.0 is outside 1-5$'):
+        merge(str(run), str(path))
+
+
+def test_merge_defaults_to_the_exported_queue(run, capsys):
+    assert main(['review', 'export', str(run)]) == 0
+    with pytest.raises(ReviewError, match='no human_score is filled in'):
+        merge(str(run))
+    os.replace(filled_csv(run, {RID[1]: '5'}), review_dir(run) / 'queue.csv')
+    capsys.readouterr()
+    assert main(['review', 'merge', str(run)]) == 0  # the README command, with no FILE
+    assert f"from {review_dir(run) / 'queue.csv'} (utf-8)" in capsys.readouterr().out
+    assert adjudicated(run)['human_scores'] == {RID[1]: 5.0}
+
+
+def test_export_again_refuses_to_overwrite_human_scores(run, capsys):
+    assert main(['review', 'export', str(run)]) == 0
+    assert main(['review', 'export', str(run)]) == 0  # nothing scored yet: re-export is harmless
+    queue = review_dir(run) / 'queue.csv'
+    os.replace(filled_csv(run, {RID[0]: '4'}), queue)
+    before = queue.read_bytes()
+    capsys.readouterr()
+    assert main(['review', 'export', str(run)]) == 1
+    err = capsys.readouterr().err
+    assert f'{queue}: already holds 1 human score(s)' in err and 'use --force' in err
+    assert queue.read_bytes() == before
+    jsonl = review_dir(run) / 'queue.jsonl'
+    rows = [json.loads(line) for line in jsonl.read_text(encoding='utf-8').splitlines()]
+    rows[1]['human_score'] = 2
+    jsonl.write_text(''.join(json.dumps(r, ensure_ascii=False) + '\n' for r in rows), encoding='utf-8')
+    os.replace(filled_csv(run, {}), queue)  # the CSV is clean again, the JSONL is not
+    with pytest.raises(ReviewError, match=rf'^{jsonl}: already holds 1 human score'):
+        export(str(run))
+    assert main(['review', 'export', str(run), '--force']) == 0
+    assert all(json.loads(line)['human_score'] == '' for line in jsonl.read_text(encoding='utf-8').splitlines())
