@@ -20,9 +20,6 @@ from .unified import H2HTalkUnifiedEvaluator
 REVIEW_THRESHOLD = 3.5
 #: A run whose judge parsed fewer than this share of the items is marked invalid and reports no judge score.
 PARSE_RATE_FLOOR = 0.9
-#: Result keys that carry a judge score, per rubric: left out of the results when the run is invalid.
-JUDGE_SCORE_KEYS = {'itinerary': ('judge_score',), 'safety': ('judge_score', 'safety_score', 'violation_rate'),
-                    'probe': ('judge_score', 'need_met')}
 
 
 def default_judge_cfg() -> Dict[str, Any]:
@@ -40,7 +37,8 @@ def default_judge_cfg() -> Dict[str, Any]:
     env = os.environ
     return dict(type=OpenAISDK, abbr='judge', path=env.get('OC_JUDGE_MODEL', 'gpt-4o-2024-08-06'),
                 key='ENV:OC_JUDGE_API_KEY' if env.get('OC_JUDGE_API_KEY') else 'ENV:OPENAI_API_KEY',
-                openai_api_base=env.get('OC_JUDGE_API_BASE') or env.get('OPENAI_BASE_URL', 'https://api.openai.com/v1/'),
+                openai_api_base=(env.get('OC_JUDGE_API_BASE')
+                                 or env.get('OPENAI_BASE_URL', 'https://api.openai.com/v1/')),
                 tokenizer_path=env.get('OC_JUDGE_TOKENIZER_PATH') or None,
                 meta_template=dict(round=[dict(role='HUMAN', api_role='HUMAN'),
                                           dict(role='BOT', api_role='BOT', generate=True)]),
@@ -96,8 +94,9 @@ class H2HTalkJudgeEvaluator(BaseEvaluator):
 
     Judge scores and rates are over the judged items, with ``n_judged`` and ``n_total`` beside them. When
     fewer than ``parse_rate_floor`` of the items were judged, the result's ``meta`` says ``judge_valid: false``
-    with a ``judge_invalid_reason`` (top-level ``judge_valid`` too) and the result carries no judge score at all (the summary shows ``-``); the unified metrics
-    and the rule-based ``rule_violation_rate`` (no judge involved) stay. ``item_judgements`` lists every
+    with a ``judge_invalid_reason`` (top-level ``judge_valid`` too), and the result carries no judge score at
+    all, so the summary shows ``-``; the unified metrics and the rule-based ``rule_violation_rate`` (no judge
+    involved) stay. ``item_judgements`` lists every
     item's judgement (``null`` when unjudged), so twins can be compared on the items both have.
     """
 
@@ -201,7 +200,8 @@ class H2HTalkJudgeEvaluator(BaseEvaluator):
             with open(f'{out_dir}_review.jsonl', 'w', encoding='utf-8') as f:
                 for item in review:
                     f.write(json.dumps(item, ensure_ascii=False) + '\n')
-        result['meta'].update(**validity, n_judged=n_judged, n_total=n_total, judge=judge_name, rubric=kind, rubric_version=rubric_version(),
+        result['meta'].update(**validity, n_judged=n_judged, n_total=n_total, judge=judge_name, rubric=kind,
+                              rubric_version=rubric_version(),
                               rubric_hash=rubric_hash(kind, self.language), judge_calls=run.calls,
                               judge_cached=run.cached, judge_retries=run.retries, judge_errors=self.errors[:20],
                               judge_cache_skipped=cache.skipped, parse_rate_floor=self.parse_rate_floor,
@@ -212,7 +212,7 @@ class H2HTalkJudgeEvaluator(BaseEvaluator):
         """Why this run's judge scores must not be reported (``None`` when they may)."""
         if n_judged == 0:
             return f'the judge returned no usable judgement for any of the {n_total} items (see meta.judge_errors)'
-        if n_judged < self.parse_rate_floor * n_total:
+        if n_judged / n_total < self.parse_rate_floor:  # a share: floor * n can overshoot (0.14 * 50 > 7)
             return (f'parse rate {100.0 * n_judged / n_total:.1f}% ({n_judged}/{n_total} items judged) is below '
                     f'the floor of {100.0 * self.parse_rate_floor:g}%')
         return None

@@ -93,6 +93,14 @@ def test_rates_are_over_judged_items_and_the_floor_marks_a_run_invalid():
     assert strict['meta']['judge_invalid_reason'] == 'parse rate 66.7% (2/3 items judged) is below the floor of 90%'
 
 
+def test_floor_is_inclusive_and_exact():
+    assert H2HTalkJudgeEvaluator(parse_rate_floor=0.14)._invalid_reason(7, 50) is None  # 0.14 * 50 > 7 in floats
+    evaluator = H2HTalkJudgeEvaluator(parse_rate_floor=0.9)
+    assert evaluator._invalid_reason(63, 70) is None
+    assert evaluator._invalid_reason(62, 70) == 'parse rate 88.6% (62/70 items judged) is below the floor of 90%'
+    assert 'no usable judgement' in H2HTalkJudgeEvaluator(parse_rate_floor=0)._invalid_reason(0, 5)
+
+
 def test_parse_rate_floor_must_be_a_share():
     for bad in (90, -0.1, True, '0.9'):
         with pytest.raises(ValueError, match='parse_rate_floor'):
