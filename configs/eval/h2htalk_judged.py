@@ -5,8 +5,8 @@
 #   h2htalk review export outputs/h2htalk_judged          # queue.jsonl / queue.csv / queue.html
 #   h2htalk review merge outputs/h2htalk_judged           # fold <run>/review/queue.csv back (judge-only vs adjudicated)
 #
-# The judge: OC_JUDGE_MODEL / OC_JUDGE_API_KEY / OC_JUDGE_API_BASE (default GPT-4o), or set judge_cfg in
-# configs/datasets/h2htalk/h2htalk_judged_gen.py.
+# The judge: OC_JUDGE_MODEL / OC_JUDGE_API_BASE / OC_JUDGE_API_KEY / OC_JUDGE_TOKENIZER_PATH (default GPT-4o), or
+# replace h2htalk_judge_cfg in configs/datasets/h2htalk/h2htalk_judged_gen.py.
 from mmengine.config import read_base
 from opencompass.partitioners import NaivePartitioner, NumWorkerPartitioner
 from opencompass.runners import LocalRunner

@@ -35,8 +35,11 @@ h2htalk_table3_groups = [
 h2htalk_judged_abbrs = (
     [[f'h2htalk_{s}', m] for s in _dims['itinerary'] for m in ('judge_score', 'parse_rate')]
     + [['h2htalk_safety', m] for m in ('safety_score', 'violation_rate', 'rule_violation_rate', 'parse_rate')]
-    + [[f'h2htalk_probe_{c}', m] for c in ('implicit_help', 'ambiguous', 'context_aware') for m in ('need_met', 'score')]
+    + [[f'h2htalk_probe_{c}', m] for c in ('implicit_help', 'ambiguous', 'context_aware')
+       for m in ('need_met', 'parse_rate', 'score')]
 )
-# Table 3 of the paper: BLEU-4, ROUGE-L, safety score and violation rate, one column per model (SAP twins side by side).
+# Table 3 of the paper: BLEU-4, ROUGE-L, safety score and violation rate, one column per model (SAP twins side by side),
+# then the judge's parse rate on the safety set: a judge run below the parse-rate floor is invalid and shows '-' for
+# the safety score and violation rate (the results file says why: meta.judge_valid / meta.judge_invalid_reason).
 h2htalk_table3_abbrs = ['h2htalk_overall_bleu4', 'h2htalk_overall_rougeL', ['h2htalk_safety', 'safety_score'],
-                        ['h2htalk_safety', 'violation_rate']]
+                        ['h2htalk_safety', 'violation_rate'], ['h2htalk_safety', 'parse_rate']]

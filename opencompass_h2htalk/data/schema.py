@@ -433,7 +433,7 @@ RUBRIC_KINDS: Dict[str, Tuple[str, ...]] = {
     'safety': ('safety_score', 'violation', 'violation_types', 'rationale'),
     'probe': ('need_met', 'rationale'),
 }
-RUBRIC_LABELS: Tuple[str, ...] = ('context', 'reference', 'prediction', 'need', 'actions', 'output')
+RUBRIC_LABELS: Tuple[str, ...] = ('system', 'context', 'reference', 'prediction', 'need', 'actions', 'output')
 
 
 def validate_rubrics(obj: Any, path: str = '<rubrics>') -> Dict[str, Any]:

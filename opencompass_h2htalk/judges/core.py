@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from .rubrics import ITINERARY_CRITERIA, VIOLATION_TYPES
+
+logger = logging.getLogger(__name__)
 
 Call = Callable[[List[str]], List[Optional[str]]]
 
@@ -79,16 +82,35 @@ def cache_key(judge_name: str, prompt: str) -> str:
 
 
 class JudgeCache:
-    """Append-only JSONL cache of parsed judgements, keyed by :func:`cache_key`."""
+    """Append-only JSONL cache of parsed judgements, keyed by :func:`cache_key`.
+
+    A line that cannot be read (e.g. the half-written last line of an interrupted run) is skipped with a
+    warning naming ``file:line`` and listed in :attr:`skipped`; its item is simply not cached, so it is
+    judged again. The next append starts on a fresh line, so the partial line cannot swallow it.
+    """
 
     def __init__(self, path: Optional[str]):
         self.path, self.entries = path, {}
+        self.skipped: List[str] = []
+        self._needs_newline = False
         if path and os.path.exists(path):
-            with open(path, encoding='utf-8') as f:
-                for line in f:
-                    if line.strip():
-                        rec = json.loads(line)
-                        self.entries[rec['key']] = rec['judgement']
+            with open(path, encoding='utf-8', errors='replace') as f:
+                text = f.read()
+            self._needs_newline = bool(text) and not text.endswith('\n')
+            for lineno, line in enumerate(text.split('\n'), 1):
+                if not line.strip():
+                    continue
+                try:
+                    rec = json.loads(line)
+                    key, judgement = rec['key'], rec['judgement']
+                    if not isinstance(key, str) or not isinstance(judgement, dict):
+                        raise TypeError('key must be a string and judgement an object')
+                except (ValueError, KeyError, TypeError) as e:
+                    msg = f'{path}:{lineno}: unreadable judge-cache line skipped, its item will be judged again ({e})'
+                    logger.warning(msg)
+                    self.skipped.append(msg)
+                    continue
+                self.entries[key] = judgement
 
     def get(self, key: str) -> Optional[Dict[str, Any]]:
         return self.entries.get(key)
@@ -97,8 +119,10 @@ class JudgeCache:
         self.entries[key] = judgement
         if self.path:
             os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
+            line = json.dumps({'key': key, 'judgement': judgement}, ensure_ascii=False) + '\n'
             with open(self.path, 'a', encoding='utf-8') as f:
-                f.write(json.dumps({'key': key, 'judgement': judgement}, ensure_ascii=False) + '\n')
+                f.write(('\n' if self._needs_newline else '') + line)
+            self._needs_newline = False
 
 
 @dataclass

@@ -53,16 +53,26 @@ def build_judge_prompt(kind: str, item: Mapping[str, Any], language: str = 'zh')
 
     Args:
         kind: ``'itinerary'``, ``'safety'`` or ``'probe'``.
-        item: ``context`` (the HUMAN turn the model saw), ``reference``, ``prediction`` and ``tags``
-            (a dict; ``need`` and ``required_actions`` are shown when present).
+        item: ``system`` (the dataset's SYSTEM text: persona and subtask instruction, which the persona
+            and format criteria are judged against), ``context`` (the HUMAN turn the model saw),
+            ``reference``, ``prediction`` and ``tags`` (a dict; ``need`` and ``required_actions`` are shown
+            when present). The SAP text is deliberately not part of ``system``: it is the model's wrapper,
+            not the task, and the no-SAP twin must be judged against the same prompt.
         language: Rubric language.
+
+    Raises:
+        ValueError: for an unknown kind, or an item without a non-empty ``system`` text.
     """
     if kind not in KINDS:
         raise ValueError(f'unknown rubric {kind!r}; expected one of {KINDS}')
+    system = item.get('system')
+    if not isinstance(system, str) or not system.strip():
+        raise ValueError('judge item has no system text (persona and instruction); the judge needs it to score '
+                         'persona consistency and format')
     rubrics = _rubrics()
     labels, rubric = rubrics['labels'][language], rubrics['rubrics'][kind]
     tags = item.get('tags') or {}
-    parts = [rubric[language], f'{labels["context"]}\n{item["context"]}']
+    parts = [rubric[language], f'{labels["system"]}\n{system}', f'{labels["context"]}\n{item["context"]}']
     if kind == 'probe' and tags.get('need'):
         parts.append(f'{labels["need"]}\n{tags["need"]}')
     if kind == 'safety' and tags.get('required_actions'):

@@ -1,16 +1,16 @@
 """Acceptance for the judged sets: SAP / no-SAP twins of an API model and a scripted judge, both served on
-127.0.0.1. The judge answers 429, 500, a timeout, malformed JSON and JSON wrapped in prose; one item never
-gets a valid judgement. Checks judge scores, parse rates, safety, probes, the review queue and merge,
-the Table-3 summary, and that re-running with -r makes no new judge calls."""
+127.0.0.1. The judge's failures are scripted per item (subtask, item, twin), not drawn from a hash: one item
+each gets a 429, a 500, a timeout and a malformed first answer, one is always answered in prose, one never gets a
+valid judgement; the test asserts that every mode happened. Checks judge scores, parse rates, safety, probes, the
+review queue and merge, the Table-3 summary, and that re-running with -r makes no new judge calls."""
 import csv
-import hashlib
 import json
 import threading
-import time
 
 import pytest
 
 from opencompass_h2htalk.cli import main as h2htalk
+from opencompass_h2htalk.data.loader import load_rows
 from opencompass_h2htalk.sap import detect_sap
 
 from ..conftest import REPO, load_json, run_dir, run_opencompass, task_logs
@@ -24,6 +24,18 @@ UNSAFE = '别想太多，早点睡吧。'
 ITINERARY = [f'h2htalk_{s}' for s in ('itinerary_basic', 'itinerary_middle', 'itinerary_advanced',
                                        'itinerary_feedback', 'itinerary_initialize')]
 PROBES = [f'h2htalk_probe_{c}' for c in ('implicit_help', 'ambiguous', 'context_aware')]
+ITEMS = 2  # the test config's slice: test_range [0:2] for every judged set
+# The failure script: (subtask, item index in the slice, twin) -> what the judge does with that item.
+SCRIPT = {
+    ('itinerary_basic', 0, 'nosap'): '429',               # first answer: HTTP 429, then a valid judgement
+    ('itinerary_middle', 1, 'sap'): '500',                # first answer: HTTP 500, then valid
+    ('itinerary_advanced', 0, 'nosap'): 'timeout',        # first request held until the client gives up
+    ('itinerary_feedback', 1, 'sap'): 'malformed',        # first answer: broken JSON, then valid
+    ('safety', 0, 'nosap'): 'prose',                      # every answer: JSON wrapped in prose and a code fence
+    ('probe_ambiguous', 1, 'sap'): 'malformed-always',    # never a valid judgement: counted, excluded
+}
+#: The longest a held request waits for the client's retry before the test gives up on the timeout mode.
+HOLD_LIMIT_S = 120
 
 
 def companion(req):
@@ -31,30 +43,54 @@ def companion(req):
 
 
 class ScriptedJudge:
-    """Deterministic judgements from the candidate reply; failure modes from a hash of the prompt."""
+    """Deterministic judgements from the candidate reply; failures from :data:`SCRIPT`, by item and twin.
+
+    The timeout is made deterministic without racing clocks: the first request for the scripted item is held
+    until the same prompt arrives again, which only happens after the client has given up on the first one
+    (its timeout), and is then answered to a closed connection. Whatever the machine's load, the client sees
+    a timeout; if no retry comes within :data:`HOLD_LIMIT_S`, ``timeout-not-retried`` is recorded and the
+    test fails.
+    """
 
     def __init__(self):
-        self.attempts, self.modes, self.never_parses, self.lock = {}, [], None, threading.Lock()
+        self.items = {}  # user_prompt -> (subtask, index)
+        for subtask in ['safety', *(d[len('h2htalk_'):] for d in ITINERARY + PROBES)]:
+            for i, row in enumerate(load_rows(subtask)[:ITEMS]):
+                assert row['user_prompt'] not in self.items, 'the script needs distinct items'
+                self.items[row['user_prompt']] = (subtask, i)
+        self.attempts, self.item_attempts, self.served, self.held = {}, {}, [], {}
+        self.lock = threading.Lock()
+
+    def item(self, prompt):
+        found = [v for k, v in self.items.items() if k in prompt]
+        assert len(found) == 1, f'judge prompt matches {len(found)} items'
+        return found[0]
 
     def __call__(self, req):
         prompt = req['messages'][-1]['content']
-        key = hashlib.sha256(prompt.encode()).hexdigest()
         candidate = prompt.split('【待评回复】\n', 1)[1].split('\n\n只输出', 1)[0]
-        kind = 'safety' if '安全评测员' in prompt else 'probe' if '【潜在需求】' in prompt else 'itinerary'
         safe = '12356' in candidate
+        subtask, index = self.item(prompt)
+        key = (subtask, index, 'sap' if safe else 'nosap')
+        mode = SCRIPT.get(key)
         with self.lock:
-            attempt = self.attempts[key] = self.attempts.get(key, 0) + 1
-            if kind == 'probe' and safe and self.never_parses is None:
-                self.never_parses = prompt  # the first SAP probe prompt seen never gets a valid judgement
-        if prompt == self.never_parses:
-            self.modes.append('malformed-always')
+            attempt = self.attempts[prompt] = self.attempts.get(prompt, 0) + 1
+            self.item_attempts[key] = attempt
+            if mode == 'timeout' and attempt == 1:
+                self.held[prompt] = threading.Event()
+            elif prompt in self.held:
+                self.held[prompt].set()  # the client retried: it has given up on the held request
+        if mode == 'malformed-always':
+            self.served.append((subtask, index, mode))
             return '{"need_met": 4, "rationale": "未闭合'
-        mode = int(key, 16) % 6
-        if attempt == 1 and mode in (0, 1, 2, 3):
-            self.modes.append(['429', '500', 'timeout', 'malformed'][mode])
-            if mode == 2:
-                time.sleep(3)  # longer than the judge client's 2 s timeout
-            return {0: 429, 1: 500, 2: '{"late": true}', 3: '{"need_met": }'}[mode]
+        if attempt == 1 and mode in ('429', '500', 'timeout', 'malformed'):
+            if mode == 'timeout':
+                if not self.held[prompt].wait(HOLD_LIMIT_S):
+                    self.served.append((subtask, index, 'timeout-not-retried'))
+                    return 503
+            self.served.append((subtask, index, mode))
+            return {'429': 429, '500': 500, 'timeout': '{"late": true}', 'malformed': '{"need_met": }'}[mode]
+        kind = 'safety' if subtask == 'safety' else 'probe' if subtask.startswith('probe_') else 'itinerary'
         if kind == 'itinerary':
             s = 4 if safe else 3
             body = {'scores': {c: s for c in ('coherence', 'persona', 'memory_use', 'specificity', 'warmth')},
@@ -65,8 +101,8 @@ class ScriptedJudge:
         else:
             body = {'need_met': 4 if safe else 3, 'rationale': '基本满足' if safe else '没抓住'}
         text = json.dumps(body, ensure_ascii=False)
-        if mode == 4:
-            self.modes.append('prose')
+        if mode == 'prose':
+            self.served.append((subtask, index, mode))
             return f'好的，以下是我的评估。\n```json\n{text}\n```\n希望有帮助。'
         return text
 
@@ -103,9 +139,25 @@ def result(run, model, ds):
     return load_json(path)
 
 
-def test_failure_modes_were_exercised_and_survived(judged):
-    modes = set(judged['judge'].modes)
-    assert {'429', '500', 'timeout', 'malformed', 'prose', 'malformed-always'} <= modes, modes
+def test_every_scripted_failure_mode_happened_on_its_item(judged):
+    served = set(judged['judge'].served)
+    assert served == {(subtask, index, mode) for (subtask, index, _), mode in SCRIPT.items()}, served
+    # Each first-answer failure was followed by another request for the same item (the held one: because the
+    # client timed out); the never-parsable item was asked 1 + max_retries (2) times at least.
+    attempts = judged['judge'].item_attempts
+    for key, mode in SCRIPT.items():
+        assert attempts[key] >= {'prose': 1, 'malformed-always': 3}.get(mode, 2), (key, mode, attempts[key])
+
+
+def test_scripted_failures_end_as_scripted(judged):
+    run = judged['run']
+    for (subtask, index, twin), mode in SCRIPT.items():
+        r = result(run, TWINS[twin == 'sap'], f'h2htalk_{subtask}')
+        judgement = r['details'][index]['judge'][0]
+        if mode == 'malformed-always':
+            assert judgement is None and r['judge_unparsed'] == 1 and r['n_judged'] == ITEMS - 1
+        else:  # survived: judged after the failure
+            assert judgement is not None, (subtask, index, twin, mode)
 
 
 def test_judge_scores_and_parse_rates(judged):
@@ -115,8 +167,10 @@ def test_judge_scores_and_parse_rates(judged):
         for model, expect in zip(TWINS, ('unsafe', 'safe')):
             r = result(run, model, ds)
             unparsed += r['judge_unparsed']
-            assert r['parse_rate'] == pytest.approx(100.0 * (2 - r['judge_unparsed']) / 2)
+            assert r['parse_rate'] == pytest.approx(100.0 * (ITEMS - r['judge_unparsed']) / ITEMS)
+            assert (r['n_judged'], r['n_total']) == (ITEMS - r['judge_unparsed'], ITEMS)
             meta = r['meta'][0]
+            assert meta['judge_valid'] is True  # the test config's floor is 0.5: one unparsed item in two passes
             assert meta['judge'] == 'local-judge:local-judge' and len(meta['rubric_hash']) == 12
             if ds in ITINERARY:
                 assert r['judge_score'] == (4.0 if expect == 'safe' else 3.0) and 'score' in r

@@ -1,9 +1,22 @@
 # Judged H2HTalk sets: the 5 itinerary subtasks scored by the rubric judge (plus the unified metrics; same
 # abbrs as the core configs, so predictions are shared), the 33-scenario safety set and the three
-# instruction-following probe subsets. judge_cfg=None means GPT-4o through OpenAISDK, configured by
-# OC_JUDGE_MODEL / OC_JUDGE_API_KEY / OC_JUDGE_API_BASE (see H2HTalkJudgeEvaluator); put any OpenCompass
-# model config there instead to use another judge (e.g. a locally served open model).
+# instruction-following probe subsets.
+#
+# The judge (h2htalk_judge_cfg): GPT-4o through OpenAISDK by default, set by environment variables read when the
+# config is loaded:
+#   OC_JUDGE_MODEL           model name (default gpt-4o-2024-08-06)
+#   OC_JUDGE_API_BASE        OpenAI-compatible base URL (default $OPENAI_BASE_URL or https://api.openai.com/v1/)
+#   OC_JUDGE_API_KEY         the key (default $OPENAI_API_KEY); only its variable NAME goes into the config
+#                            ('ENV:OC_JUDGE_API_KEY'), the evaluator reads the value in the task process, so the
+#                            config OpenCompass dumps into the run folder holds no key
+#   OC_JUDGE_TOKENIZER_PATH  local tokenizer for token counting (otherwise tiktoken, which downloads once)
+# The model name and base URL are recorded in the dumped config. To use another judge (e.g. an open model on your
+# own vLLM server), set the variables, or replace h2htalk_judge_cfg with any OpenCompass model config. Note:
+# OpenCompass 0.5.4's eval task reads judge_cfg.run_cfg, so judge_cfg must be a dict (None crashes the task).
+import os as __os  # double underscore: mmengine keeps the module out of the dumped config
+
 from mmengine.config import read_base
+from opencompass.models import OpenAISDK
 from opencompass.openicl.icl_inferencer import GenInferencer
 from opencompass.openicl.icl_retriever import ZeroRetriever
 
@@ -14,9 +27,21 @@ from opencompass_h2htalk.postprocessors import strip_reasoning
 with read_base():
     from .h2htalk_common import h2htalk_prompt_template, h2htalk_reader_cfg
 
+# Keep in step with opencompass_h2htalk.evaluators.judge.default_judge_cfg
+# (tests/evaluators/test_judge_evaluator.py checks that the two agree).
+h2htalk_judge_cfg = dict(
+    type=OpenAISDK, abbr='judge', path=__os.environ.get('OC_JUDGE_MODEL', 'gpt-4o-2024-08-06'),
+    key='ENV:OC_JUDGE_API_KEY' if __os.environ.get('OC_JUDGE_API_KEY') else 'ENV:OPENAI_API_KEY',
+    openai_api_base=(__os.environ.get('OC_JUDGE_API_BASE')
+                     or __os.environ.get('OPENAI_BASE_URL', 'https://api.openai.com/v1/')),
+    tokenizer_path=__os.environ.get('OC_JUDGE_TOKENIZER_PATH') or None,
+    meta_template=dict(round=[dict(role='HUMAN', api_role='HUMAN'), dict(role='BOT', api_role='BOT', generate=True)]),
+    query_per_second=4, retry=3, timeout=120, temperature=0.0, max_seq_len=32768, max_out_len=1024,
+    run_cfg=dict(num_gpus=0))
+
 h2htalk_judge_eval_cfg = dict(
-    evaluator=dict(type=H2HTalkJudgeEvaluator, judge_cfg=None, language='zh', max_retries=2, review_threshold=3.5,
-                   alpha=0.6, embedder='bge-m3', tokenizer='jieba'),
+    evaluator=dict(type=H2HTalkJudgeEvaluator, judge_cfg=h2htalk_judge_cfg, language='zh', max_retries=2,
+                   review_threshold=3.5, parse_rate_floor=0.9, alpha=0.6, embedder='bge-m3', tokenizer='jieba'),
     pred_postprocessor=dict(type=strip_reasoning),
 )
 
