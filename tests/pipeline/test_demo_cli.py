@@ -131,3 +131,21 @@ def test_demo_config_runs_the_documented_sample(monkeypatch, env, expected):
     cfg = Config.fromfile(str(REPO / 'configs/eval/h2htalk_demo.py'))
     assert len(cfg.datasets) == 11
     assert {d['reader_cfg'].get('test_range') for d in cfg.datasets} == {expected}
+
+
+def test_failed_evaluation_is_named_in_the_summary_with_its_log(tmp_path, monkeypatch):
+    # opencompass exits 0 and its table shows only '-': the run check must name each missing result and its log.
+    monkeypatch.setenv('H2HTALK_DATA', str(FIXTURE))
+    proc = run_opencompass(REPO / 'tests/pipeline/configs/demo_embedder_missing.py', tmp_path)
+    run = run_dir(tmp_path)
+    assert not (run / 'results' / MODEL / 'h2htalk_dialogue_base.json').exists()
+    log = run / 'logs' / 'eval' / MODEL / 'h2htalk_dialogue_base.out'
+    assert 'bge-m3' in log.read_text(errors='replace')
+    summary = next((run / 'summary').glob('summary_*.txt')).read_text(encoding='utf-8')
+    for text in (proc.stdout, summary):
+        assert 'Run check: 2 missing, 0 failed, 0 invalid of 2 expected results.' in text
+        for ds in ('h2htalk_dialogue_base', 'h2htalk_itinerary_feedback'):
+            assert (f'- MISSING: {MODEL} × {ds}: predictions exist but no results file: evaluation failed'
+                    in text), text[-3000:]
+        assert f'    log: {log}' in text
+        assert 'last error in the log:' in text
