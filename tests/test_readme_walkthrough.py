@@ -52,6 +52,8 @@ BENCH_ARGS = {
     'bench/bench_scoring.py': ['--pairs', '40'],
     'bench/bench_demo.py': [],   # H2HTALK_DEMO_ITEMS=2 makes its demo small
     'bench/bench_sap_throughput.py': ['--prompts', '2', '--max-out-len', '4', '--repeats', '1'],
+    'bench/metric_floor.py': ['--repeats', '1', '--subtasks', 'dialogue_base'],
+    'bench/bench_safety_checks.py': [],
 }
 
 JUDGED_MODEL = 'gpt-4o@sap-v1'
@@ -161,6 +163,8 @@ RUN = [
     (r'python bench/bench_scoring\.py.*', lambda clone, out: 'items/s' in out),
     (r'python bench/bench_demo\.py.*', lambda clone, out: 'demo wall time' in out),
     (r'python bench/bench_sap_throughput\.py.*', lambda clone, out: 'tokens/s' in out),
+    (r'python bench/metric_floor\.py.*', lambda clone, out: '| dialogue_base |' in out),
+    (r'python bench/bench_safety_checks\.py.*', lambda clone, out: 'overall violations per writing batch' in out),
 ]
 
 
