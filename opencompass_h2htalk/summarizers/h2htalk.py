@@ -82,7 +82,11 @@ class H2HTalkSummarizer(DefaultSummarizer):
         for dataset in self.dataset_cfgs:
             inferencer = dataset.get('infer_cfg', {}).get('inferencer', {}).get('type', '')
             inferencer = inferencer if isinstance(inferencer, str) else inferencer.__name__
-            dataset_eval_mode[dataset_abbr_from_cfg(dataset)] = 'gen' if 'GenInferencer' in inferencer else 'unknown'
+            # DefaultSummarizer's mode names (the 'mode' column).
+            mode = ('gen' if 'GenInferencer' in inferencer else
+                    'ppl' if 'PPLInferencer' in inferencer or 'PPLOnlyInferencer' in inferencer else
+                    'll' if 'LLInferencer' in inferencer else 'unknown')
+            dataset_eval_mode[dataset_abbr_from_cfg(dataset)] = mode
         return raw_results, parsed_results, dataset_metrics, dataset_eval_mode
 
     def _log(self, model, dataset_order: List[str], dataset_abbr: str, stage: str) -> Optional[str]:
