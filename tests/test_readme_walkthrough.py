@@ -34,12 +34,12 @@ SKIP = [
     (r'(\S+=\S+ )*opencompass configs/eval/h2htalk_all\.py( -r)?',
      'runs vLLM Qwen2.5-7B/72B on GPUs and GPT-4o with an API key; the same pipeline runs in '
      'tests/pipeline (demo, tiny HF model, local API server, resume)'),
-    (r'opencompass configs/eval/h2htalk_sap_ablation\.py',
+    (r'(\S+=\S+ )*opencompass configs/eval/h2htalk_sap_ablation\.py',
      'runs vLLM on GPUs and GPT-4o plus a judge with API keys; tests/pipeline/test_sap_ablation_api.py runs it '
      'against local servers'),
-    (r'opencompass configs/eval/h2htalk_judged\.py',
+    (r'(\S+=\S+ )*opencompass configs/eval/h2htalk_judged\.py',
      'needs GPT-4o and a judge with API keys; tests/pipeline/test_judged_api.py runs it against local servers'),
-    (r'opencompass configs/eval/h2htalk_slurm\.py', 'needs a Slurm cluster with GPUs'),
+    (r'(\S+=\S+ )*opencompass configs/eval/h2htalk_slurm\.py', 'needs a Slurm cluster with GPUs'),
     (r'sbatch .*', 'needs a Slurm cluster; tests/pipeline/test_slurm.py submits to a local one'),
     (r'bash slurm/sweep\.sh .*', 'submits sbatch jobs to a Slurm cluster'),
     (r'bash slurm/local_cluster\.sh .*', 'starts Slurm daemons as root; tests/pipeline/test_slurm.py uses it'),
@@ -156,7 +156,8 @@ RUN = [
     (r'bash scripts/demo\.sh', _demo_ok),
     (r'h2htalk validate', lambda clone, out: 'scenarios in' in out),
     (r'h2htalk manifest', lambda clone, out: 'MANIFEST.json' in out),
-    (r'h2htalk plan configs/eval/\S+\.py --gpus \d+', lambda clone, out: 'items per model' in out),
+    (r'h2htalk plan configs/eval/\S+\.py( --gpus \d+)?', lambda clone, out: 'items per model' in out),
+    (r'h2htalk audit', lambda clone, out: ', 0 findings' in out),
     (r'h2htalk review export outputs/h2htalk_judged',
      lambda clone, out: (_judged_run_dir(clone) / 'review' / 'queue.csv').exists()),
     (r'h2htalk review merge outputs/h2htalk_judged( \S+)?', lambda clone, out: 'merged 2 human scores' in out),
@@ -225,6 +226,7 @@ def test_every_readme_command_runs_or_is_skipped_for_a_reason(tmp_path):
     ('H2HTALK_TORCH_INDEX_URL=https://download.pytorch.org/whl/cpu bash scripts/test.sh', True),
     ('H2HTALK_DATA=/my/scenarios opencompass configs/eval/h2htalk_all.py', True),
     ('opencompass configs/eval/h2htalk_all.py -r', True),
+    ('OC_JUDGE_API_KEY=sk-... opencompass configs/eval/h2htalk_judged.py', True),
     ('h2htalk validate', False),
     ('opencompass configs/eval/h2htalk_demo.py', False),   # runnable here, so it must not hide in SKIP
     ('rm -rf outputs', False),
