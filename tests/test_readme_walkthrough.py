@@ -6,7 +6,8 @@ test suite). A README command that matches no rule fails the test, so new comman
 
 What the test supplies, and why:
 - the Python environment: ``scripts/setup_env.sh`` would pip-install into ``.venv``; the test points ``VENV`` at
-  a stand-in that runs the interpreter running the tests (the install step is skipped because its stamp matches);
+  a stand-in that runs the interpreter running the tests and whose ``pip`` does nothing (it must never install
+  into the environment running the tests);
 - ``PYTHONPATH`` = the copy, so ``h2htalk``/``opencompass`` import the copy's code;
 - ``H2HTALK_DEMO_ITEMS=2``: the demo's documented sample knob, so the demo scores 2 scenarios per subtask;
 - a judged run folder with two review items (a judged run needs an API judge), so ``review`` has work to do;
@@ -18,7 +19,6 @@ import os
 import re
 import shlex
 import shutil
-import stat
 import subprocess
 import sys
 import time
@@ -100,11 +100,18 @@ def _fresh_copy(dest: Path) -> Path:
 
 
 def _stand_in_venv(path: Path, clone: Path) -> Path:
-    """A VENV for scripts/setup_env.sh that runs this interpreter, with the install stamp already matching."""
+    """A VENV for scripts/setup_env.sh that runs this interpreter and can never install anything.
+
+    Its ``pip`` is a no-op that logs to ``pip.log``: setup_env.sh reinstalls whenever its stamp differs (the stamp
+    formula is setup_env.sh's business), and a real pip there would install into the environment running the tests.
+    The stamp is pre-filled with the old formula (SHA-256 of setup.py) so that usually pip is not called at all.
+    """
     (path / 'bin').mkdir(parents=True)
-    python = path / 'bin' / 'python'
-    python.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} "$@"\n')
-    python.chmod(python.stat().st_mode | stat.S_IEXEC)
+    scripts = {'python': f'#!/bin/sh\nexec {shlex.quote(sys.executable)} "$@"\n',
+               'pip': f'#!/bin/sh\necho "pip $* (skipped by the README walkthrough test)" >> {path / "pip.log"}\n'}
+    for name, text in scripts.items():
+        (path / 'bin' / name).write_text(text)
+        (path / 'bin' / name).chmod(0o755)
     (path / 'bin' / 'activate').write_text(
         f'export PATH={shlex.quote(str(path / "bin"))}:{shlex.quote(str(Path(sys.executable).parent))}:"$PATH"\n')
     stamp = subprocess.run(['sha256sum', str(clone / 'setup.py')], capture_output=True, text=True, check=True)
@@ -180,6 +187,13 @@ def _judged_run_dir(clone):
     return clone / 'outputs' / 'h2htalk_judged' / '20260101_000000'
 
 
+def _installed_location():
+    """Where the environment running the tests imports the plugin from without PYTHONPATH."""
+    env = {k: v for k, v in os.environ.items() if k != 'PYTHONPATH'}
+    code = 'import importlib.util as u; print(u.find_spec("opencompass_h2htalk").origin)'
+    return subprocess.run([sys.executable, '-c', code], cwd='/', env=env, capture_output=True, text=True).stdout
+
+
 def test_every_readme_command_runs_or_is_skipped_for_a_reason(tmp_path):
     clone = _fresh_copy(tmp_path / 'clone')
     venv = _stand_in_venv(tmp_path / 'venv', clone)
@@ -190,6 +204,8 @@ def test_every_readme_command_runs_or_is_skipped_for_a_reason(tmp_path):
     which = subprocess.run([sys.executable, '-c', 'import opencompass_h2htalk as m; print(m.__file__)'], cwd=clone,
                            env=env, capture_output=True, text=True, check=True).stdout.strip()
     assert which.startswith(str(clone)), which
+
+    installed_before = _installed_location()
 
     uncovered, failed, done = [], [], []
     for line_no, raw in readme_commands((clone / 'README.md').read_text(encoding='utf-8')):
@@ -215,6 +231,7 @@ def test_every_readme_command_runs_or_is_skipped_for_a_reason(tmp_path):
             failed.append(f'README.md:{line_no}: `{raw}` exited 0 but did not do its job:\n{proc.stdout[-1500:]}')
         else:
             done.append(command)
+    assert _installed_location() == installed_before, 'a README command changed the environment running the tests'
     problems = failed + ([('README commands with neither a RUN rule nor a SKIP reason in '
                            'tests/test_readme_walkthrough.py:\n' + '\n'.join(uncovered))] if uncovered else [])
     assert not problems, '\n\n'.join(problems)

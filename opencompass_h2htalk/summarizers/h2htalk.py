@@ -1,6 +1,7 @@
 """``H2HTalkSummarizer``: OpenCompass's DefaultSummarizer plus a run check and a refusal to mix incomparable results."""
 from __future__ import annotations
 
+import math
 import os.path as osp
 from datetime import datetime
 from typing import Any, Dict, List, Optional, Tuple
@@ -69,6 +70,10 @@ class H2HTalkSummarizer(DefaultSummarizer):
                 # bool is an int in Python: `judge_valid` is a flag, not a metric.
                 metrics = {k: v for k, v in result.items()
                            if k not in METRIC_BLACKLIST and isinstance(v, (int, float)) and not isinstance(v, bool)}
+                # NaN/inf is a failed measurement, not a score: show '-' and say so.
+                for key in [k for k, v in metrics.items() if not math.isfinite(v)]:
+                    del metrics[key]
+                    self.notes.append(ResultNote(model_abbr, dataset_abbr, 'invalid', f'{key} is not a number'))
                 if not metrics:
                     self.logger.warning(f'no numeric metric in {filepath}')
                     continue

@@ -115,6 +115,18 @@ def test_models_with_different_metric_keys_do_not_stop_the_summary(cfg, capsys):
     assert 'judge_valid' not in csv  # a flag, not a metric
 
 
+def test_a_nan_metric_is_shown_as_missing_and_named(cfg, capsys):
+    for m in MODELS:
+        for d in DATASETS:
+            write_result(cfg, m, d)
+    path = Path(cfg.work_dir) / 'results' / 'model-b' / 'h2htalk_dialogue_base.json'
+    path.write_text(path.read_text().replace('"score": 50.0', '"score": NaN'))
+    out, files = summarize(cfg, capsys)
+    assert 'h2htalk_dialogue_base,d69018,score,gen,50.00,-' in files['.csv'].splitlines()
+    assert '- INVALID: model-b × h2htalk_dialogue_base: score is not a number' in out
+    assert 'nan' not in files['.csv'].lower()
+
+
 @pytest.mark.parametrize('key,other', [('data_version', '0.1.0'), ('alpha', 1.0),
                                        ('embedder', {'name': 'bge-m3', 'revision': 'r9'})])
 def test_results_of_two_versions_or_settings_get_an_error_and_no_table(cfg, capsys, key, other):
