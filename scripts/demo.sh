@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up the environment (first run only) and runs the H2HTalk demo: all 11 subtasks on the
-# bundled H2HTalk-Open data with the CPU retrieval baseline, ending in the summary table.
+# bundled H2HTalk-Open data with the CPU retrieval baseline, ending in the summary table and its run check.
+# It scores the first 20 scenarios of each subtask; H2HTALK_DEMO_FULL=1 scores all, H2HTALK_DEMO_ITEMS=N sets N.
 # Outputs go to outputs/h2htalk_demo/<timestamp>/.
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -68,3 +68,34 @@ class RecordingChatServer:
         self._httpd.shutdown()
         self._httpd.server_close()
         self._thread.join(timeout=5)
+
+
+class GateAfter:
+    """A ``reply`` for :class:`RecordingChatServer` that answers the first ``n`` requests and holds every later one
+    until :meth:`release`: a deterministic interruption point (the client is stuck on request ``n + 1``).
+
+    Args:
+        n: How many requests to answer before holding.
+        reply: ``f(request_body) -> str | int`` for the answered requests (and the held ones once released).
+    """
+
+    def __init__(self, n, reply):
+        self.n, self.reply = n, reply
+        self.answered, self._count, self._lock = 0, 0, threading.Lock()
+        self.holding = threading.Event()     # set when request n + 1 arrives and is being held
+        self._open = threading.Event()
+
+    def __call__(self, req):
+        with self._lock:
+            self._count += 1
+            held = self._count > self.n
+        if held:
+            self.holding.set()
+            self._open.wait()
+        with self._lock:
+            self.answered += not held
+        return self.reply(req)
+
+    def release(self):
+        """Lets every held request (and all later ones) through."""
+        self._open.set()

@@ -12,6 +12,8 @@ from opencompass.partitioners import NaivePartitioner, NumWorkerPartitioner
 from opencompass.runners import LocalRunner
 from opencompass.tasks import OpenICLEvalTask, OpenICLInferTask
 
+from opencompass_h2htalk.summarizers import H2HTalkSummarizer
+
 with read_base():
     from ..datasets.h2htalk.h2htalk_gen import h2htalk_datasets
     from ..datasets.h2htalk.h2htalk_judged_gen import h2htalk_safety_datasets
@@ -32,6 +34,7 @@ eval = dict(partitioner=dict(type=NaivePartitioner, n=len(datasets)),
             runner=dict(type=LocalRunner, max_num_workers=4, task=dict(type=OpenICLEvalTask)))
 
 summarizer = dict(
+    type=H2HTalkSummarizer,
     dataset_abbrs=[*h2htalk_table3_abbrs, '', *h2htalk_summary_abbrs],
     summary_groups=[*h2htalk_summary_groups, *h2htalk_table3_groups],
 )

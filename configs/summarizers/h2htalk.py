@@ -2,6 +2,10 @@
 # Weights are explicit: every subtask counts equally inside its dimension, and the three
 # dimensions count equally in the overall score (so the overall is not dominated by the
 # dimension with the most subtasks).
+# Every eval config uses H2HTalkSummarizer: DefaultSummarizer's table plus a run check (missing, failed and
+# invalid results, with the log to read) and a refusal to mix data versions or scoring settings in one table.
+from opencompass_h2htalk.summarizers import H2HTalkSummarizer
+
 _dims = {
     'dialogue': ['dialogue_base', 'dialogue_emotion', 'dialogue_schedule'],
     'recollection': ['recollection_synthesize', 'recollection_refine', 'recollection_initialize'],
@@ -21,7 +25,8 @@ h2htalk_summary_groups = [
 h2htalk_summary_abbrs = (['h2htalk_overall', 'h2htalk_dialogue', 'h2htalk_recollection', 'h2htalk_itinerary', '']
                          + [[f'h2htalk_{s}', 'score'] for subs in _dims.values() for s in subs])
 
-h2htalk_summarizer = dict(dataset_abbrs=h2htalk_summary_abbrs, summary_groups=h2htalk_summary_groups)
+h2htalk_summarizer = dict(type=H2HTalkSummarizer, dataset_abbrs=h2htalk_summary_abbrs,
+                          summary_groups=h2htalk_summary_groups)
 
 # Table-3 style lexical columns: BLEU-4 and ROUGE-L averaged over all 11 subtasks (equal weights).
 _all_subtasks = [s for subs in _dims.values() for s in subs]

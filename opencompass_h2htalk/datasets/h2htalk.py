@@ -19,7 +19,7 @@ class H2HTalkDataset(BaseDataset):
     H2HTalk-Open data) and ``verify`` (manifest check, default on).
 
     Columns: ``id, subtask, dimension, persona, system_prompt, user_prompt, reference, inputs,
-    tags, source_sha256, prompt_hash``.
+    tags, source_sha256, prompt_hash, data_version``.
     """
 
     @staticmethod
@@ -29,4 +29,5 @@ class H2HTalkDataset(BaseDataset):
         for row in rows:
             row['source_sha256'] = fp['file_sha256'] or ''
             row['prompt_hash'] = fp['prompt_hash']
+            row['data_version'] = fp['version'] or ''  # the manifest's version, recorded in every result's meta
         return Dataset.from_list(rows)

@@ -23,7 +23,7 @@ class H2HTalkUnifiedEvaluator(BaseEvaluator):
         pred_postprocessor: Optional OpenCompass post-processor config.
 
     The result holds ``score`` (mean U, 0–100), every component (0–100), ``empty_rate`` (%),
-    a ``meta`` block (α, tokenizer and version, embedder and revision, data SHA-256, prompt hash,
+    a ``meta`` block (α, tokenizer and version, embedder and revision, data version and SHA-256, prompt hash,
     item counts, and the SAP versions found in the prompts the model received) and per-item ``details``.
     """
 
@@ -45,7 +45,7 @@ class H2HTalkUnifiedEvaluator(BaseEvaluator):
         ids = test_set['id'] if 'id' in columns else [None] * len(items)
         meta = scoring_metadata(embedder, self.alpha, self.tokenizer)
         meta.update(n=len(items), n_empty=sum(it.empty for it in items))
-        for key in ('source_sha256', 'prompt_hash', 'subtask'):
+        for key in ('data_version', 'source_sha256', 'prompt_hash', 'subtask'):
             if key in columns and len(test_set):
                 meta[key] = test_set[key][0]
         if origin_prompt is not None:

@@ -1,5 +1,6 @@
-# Test config: two subtasks x 12 scenarios through SAPOpenAISDK against a (slow) local server on
-# 127.0.0.1:$H2HTALK_TEST_PORT, one item per request, so an interrupted run leaves partial predictions.
+# Test config: two subtasks x 12 scenarios through SAPOpenAISDK against a local server on
+# 127.0.0.1:$H2HTALK_TEST_PORT, one item per request (the test holds request 6): the killed run leaves partial
+# predictions.
 import os as __os  # the double underscore keeps the module out of the dumped config
 
 from mmengine.config import read_base

