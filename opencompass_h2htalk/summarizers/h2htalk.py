@@ -15,6 +15,7 @@ from opencompass.utils.prompt import get_prompt_hash
 
 from .run_check import (ResultNote, find_conflicts, invalid_flags, last_error_line, log_for, render_conflicts,
                         render_notes)
+from .twins import compare_twins, render_twins
 
 
 class H2HTalkSummarizer(DefaultSummarizer):
@@ -24,6 +25,9 @@ class H2HTalkSummarizer(DefaultSummarizer):
     under the table, on stdout and in the ``.txt`` and ``.md`` summaries: every model × dataset result that is
     missing (with the infer or eval log to read and the last error line in it), failed (an ``error`` key), or
     marked invalid (a ``<name>_valid: false`` key, with its ``<name>_invalid_reason``).
+
+    When the run holds SAP / no-SAP twins (``<base>@nosap`` and ``<base>@sap…``) with judged results, it also
+    compares each pair on the items both twins have judged (:mod:`.twins`).
 
     It refuses to put incomparable results in one table: if the results differ in data version, α, embedder or
     tokenizer (or, per dataset, in the data file's SHA-256), it prints an error naming them and writes that error,
@@ -176,6 +180,11 @@ class H2HTalkSummarizer(DefaultSummarizer):
         table = self._format_table(parsed_results, dataset_metrics, dataset_eval_mode,
                                    required_dataset_abbrs=self.dataset_abbrs)
         raw_txts = self._format_raw_txt(raw_results)
+        # SAP twins compared on the items both have judged (the table's means may cover different items).
+        twins = render_twins(compare_twins(raw_results, self.model_abbrs,
+                                           [dataset_abbr_from_cfg(d) for d in self.dataset_cfgs]))
+        if twins:
+            notes = f'{twins}\n\n{notes}'
         print(tabulate.tabulate(table, headers='firstrow', floatfmt='.2f'))
         self._output_to_file(output_path, time_str, table, raw_txts)
         # The csv stays a plain table for machines; people read the notes in the txt/md and on stdout.
