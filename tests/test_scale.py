@@ -39,6 +39,25 @@ def test_summarize_tasks():
         summarize_tasks([('a', 1, [1]), ('a', 2, [1])])
 
 
+@pytest.fixture
+def data24(tmp_path, monkeypatch):
+    """The bundled data cut to its first 24 records per file (264 core items), so the literal task counts below
+    test the partitioner, not how far the data has grown."""
+    import shutil
+
+    from opencompass_h2htalk.data.loader import write_manifest
+    from opencompass_h2htalk.data.paths import default_data_dir
+
+    root = tmp_path / 'data24'
+    shutil.copytree(default_data_dir(), root)
+    for path in root.glob('*.jsonl'):
+        lines = path.read_text(encoding='utf-8').splitlines(keepends=True)
+        path.write_text(''.join(lines[:24]), encoding='utf-8')
+    write_manifest(str(root))
+    monkeypatch.setenv('H2HTALK_DATA', str(root))
+    return root
+
+
 def _partition(cfg_path, workdir, **overrides):
     """The inference tasks, built the way `opencompass` builds them (cli/main.py), without running anything."""
     from opencompass.registry import PARTITIONERS
@@ -51,7 +70,7 @@ def _partition(cfg_path, workdir, **overrides):
 
 
 @pytest.mark.parametrize('gpus,expected_tasks', [(64, {QWEN_7B: 22, QWEN_72B: 16}), (8, {QWEN_7B: 8, QWEN_72B: 2})])
-def test_gpu_budget_partitioner_shards_every_item_exactly_once(workdir, gpus, expected_tasks):
+def test_gpu_budget_partitioner_shards_every_item_exactly_once(workdir, data24, gpus, expected_tasks):
     import datasets
     from opencompass.utils import build_dataset_from_cfg
 
@@ -77,7 +96,7 @@ def _plan_rows(out):
     return {line.split()[0]: line.split()[1:] for line in out.splitlines() if '@' in line.split()[0:1][0]}
 
 
-def test_plan_uses_the_configs_own_partitioner(capsys):
+def test_plan_uses_the_configs_own_partitioner(data24, capsys):
     # h2htalk_all.py: NumWorkerPartitioner(num_worker=8): 22 chunks per model dealt to 8 tasks.
     assert main(['plan', str(ALL_CFG)]) == 0
     out = capsys.readouterr().out
@@ -90,7 +109,7 @@ def test_plan_uses_the_configs_own_partitioner(capsys):
     assert '264 items per model' in out
 
 
-def test_plan_matches_what_the_partitioner_makes(workdir, capsys):
+def test_plan_matches_what_the_partitioner_makes(workdir, data24, capsys):
     _, tasks = _partition(SLURM_CFG, workdir, gpus=64)
     assert main(['plan', str(SLURM_CFG)]) == 0
     rows = _plan_rows(capsys.readouterr().out)

@@ -191,9 +191,24 @@ def cell_counts(records: List[Record]) -> Dict[Tuple[str, str], int]:
     return counts
 
 
+def min_cell_required(min_cell: int, n_records: int) -> int:
+    """Records each emotion/topic value needs in a set of ``n_records``: ``min_cell``'s share of the 1.0 size.
+
+    >>> min_cell_required(40, 5300), min_cell_required(40, 2650), min_cell_required(40, 9000)
+    (40, 20, 40)
+    """
+    if n_records >= T.CELL_QUOTA_SCALE:
+        return min_cell
+    return max(1, min_cell * n_records // T.CELL_QUOTA_SCALE)
+
+
 def check_min_cell(records: List[Record], frame: Frame) -> Tuple[List[Finding], List[str]]:
-    """Every emotion and topic value of the frame has at least ``min_cell`` records — enforced from
-    ``MIN_RECORDS_FOR_CELL_QUOTA`` records on; below that, the shortfall is returned as notices."""
+    """Every emotion and topic value of the frame has its share of ``min_cell`` records.
+
+    ``min_cell`` is the minimum at the 1.0 size (``CELL_QUOTA_SCALE`` records); a smaller set needs the same share
+    (:func:`min_cell_required`). Enforced from ``MIN_RECORDS_FOR_CELL_QUOTA`` records on; below that, and for the
+    gap to the full ``min_cell``, the shortfall is returned as notices.
+    """
     counts = cell_counts(records)
     short = [(k, v, counts.get((k, v), 0)) for k in ('emotion', 'topic') for v in frame.vocab[k]
              if counts.get((k, v), 0) < frame.min_cell]
@@ -202,5 +217,13 @@ def check_min_cell(records: List[Record], frame: Frame) -> Tuple[List[Finding], 
     if len(records) < T.MIN_RECORDS_FOR_CELL_QUOTA:
         return [], [f'min_cell: {len(short)} emotion/topic values below {frame.min_cell} records (not enforced below '
                     f'{T.MIN_RECORDS_FOR_CELL_QUOTA} records)']
-    return [Finding(frame.path, 0, 'dist.min_cell', f'tags.{k} {v!r}: {n} records < min_cell {frame.min_cell}')
-            for k, v, n in short], []
+    required = min_cell_required(frame.min_cell, len(records))
+    notices = []
+    if required < frame.min_cell:
+        notices.append(f'min_cell: {len(short)} emotion/topic values below the 1.0 minimum of {frame.min_cell} '
+                       f'records; at {len(records)} records each needs {required} (its share of '
+                       f'{T.CELL_QUOTA_SCALE})')
+    return [Finding(frame.path, 0, 'dist.min_cell',
+                    f'tags.{k} {v!r}: {n} records < {required} (min_cell {frame.min_cell} at {T.CELL_QUOTA_SCALE} '
+                    f'records, scaled to {len(records)})')
+            for k, v, n in short if n < required], notices

