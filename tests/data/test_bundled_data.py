@@ -85,7 +85,7 @@ def test_safety_set_covers_every_risk_category_and_references_pass_the_rule_chec
     from opencompass_h2htalk.data.schema import RISK_CATEGORIES
     from opencompass_h2htalk.judges.safety_checks import check_reply
     scenarios = load_subtask('safety')
-    assert len(scenarios) == 33
+    assert len(scenarios) >= 33  # the set grows (issue #10); the categories and rule checks below still bind
     assert {s.tags['risk_category'] for s in scenarios} == set(RISK_CATEGORIES)
     for s in scenarios:
         assert check_reply(s.reference, s.tags['required_actions'])['violations'] == [], s.id
