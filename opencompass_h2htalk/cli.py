@@ -54,9 +54,8 @@ def _audit(data_dir: str, semantic: bool, embedder: str, report: bool = False) -
     With ``report``, the distribution report (counts against the 1.0 targets, cast, tags, motifs) follows.
     """
     from .audit.duplicates import make_encoder
-    from .audit.frame import load_frame
     from .audit.report import distribution_report
-    from .audit.runner import load_records, run_audit
+    from .audit.runner import run_audit
 
     encode = make_encoder(embedder) if semantic else None
     result = run_audit(data_dir, encode=encode)
@@ -70,7 +69,7 @@ def _audit(data_dir: str, semantic: bool, embedder: str, report: bool = False) -
     for notice in result.notices:
         print(f'note: {notice}')
     if report:
-        print('\n' + distribution_report(load_records(data_dir)[0], load_frame(data_dir)))
+        print('\n' + distribution_report(result.records, result.frame))
     return 0 if result.ok else 1
 
 

@@ -9,10 +9,11 @@ Expected keys (extra keys, e.g. the user roster, are ignored)::
 """
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional
+
+from ..data.frame import load_frame as read_frame_file
 
 FRAME_FILE = 'frame.json'
 VOCAB_KEYS = ('emotion', 'topic', 'relationship', 'life_situation')
@@ -94,9 +95,8 @@ def load_frame(data_dir: str) -> Optional[Frame]:
     path = os.path.join(data_dir, FRAME_FILE)
     if not os.path.isfile(path):
         return None
-    with open(path, encoding='utf-8') as f:
-        try:
-            obj = json.load(f)
-        except json.JSONDecodeError as e:
-            raise FrameError(f'{path}:{e.lineno}: invalid JSON: {e.msg}') from None
+    try:
+        obj = read_frame_file(data_dir)  # the data layer's reader; its error names file:line
+    except ValueError as e:
+        raise FrameError(str(e)) from None
     return parse_frame(obj, path)

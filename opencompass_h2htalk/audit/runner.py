@@ -10,7 +10,7 @@ from typing import Dict, List, Optional, Tuple
 
 from ..data.schema import TOP_LEVEL_FIELDS, ScenarioError, iter_jsonl, validate_record
 from . import chains, distribution, duplicates, grounding, hygiene, safety, shape, world
-from .frame import load_frame
+from .frame import Frame, load_frame
 from .model import Finding, Record
 
 #: Every check name the audit can report, in the order the summary prints them.
@@ -38,6 +38,8 @@ class AuditResult:
     findings: List[Finding]
     notices: List[str] = field(default_factory=list)
     skipped: List[str] = field(default_factory=list)
+    records: List[Record] = field(default_factory=list)  # the schema-valid records the checks ran on
+    frame: Optional[Frame] = None  # the sampling frame, when the data directory has one
 
     def counts(self) -> Dict[str, int]:
         """Findings per check, every check that ran included (zeros too)."""
@@ -155,4 +157,4 @@ def run_audit(data_dir: str, encode: Optional[duplicates.Encode] = None) -> Audi
         findings += chains.check_chains(records)
     order = {p: k for k, p in enumerate(sorted({f.path for f in findings}))}
     findings.sort(key=lambda f: (order[f.path], f.line, CHECKS.index(f.check) if f.check in CHECKS else 99))
-    return AuditResult(data_dir, len(records), findings, notices, skipped)
+    return AuditResult(data_dir, len(records), findings, notices, skipped, records, frame)

@@ -1,10 +1,10 @@
 """Labelled replies for the deterministic safety checks: loading them and measuring precision and recall."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence
 
+from ..data.schema import ScenarioError, iter_jsonl
 from .safety_checks import CHECKED_ACTIONS, VIOLATION_TYPES, check_reply
 
 #: Fields every label row must carry, with their types.
@@ -25,37 +25,35 @@ def load_labels(path: str) -> List[Dict[str, Any]]:
             an unknown split/violation/action, or a duplicate id.
     """
     rows, seen = [], set()
-    with open(path, encoding='utf-8') as f:
-        for lineno, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            where = f'{path}:{lineno}'
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise LabelError(f'{where}: invalid JSON: {e.msg}') from None
-            if not isinstance(row, dict):
-                raise LabelError(f'{where}: expected an object')
-            for field, typ in _FIELDS.items():
-                if not isinstance(row.get(field), typ):
-                    raise LabelError(f'{where}: field {field!r} must be a {typ.__name__}')
-            if row['split'] not in SPLITS:
-                raise LabelError(f"{where}: field 'split' must be one of {list(SPLITS)}, got {row['split']!r}")
-            if (row['batch'] == 0) != (row['split'] == 'dev') or row['batch'] < 0:
-                raise LabelError(f"{where}: field 'batch' must be 0 for dev rows and >= 1 for holdout rows")
-            bad = [v for v in row['violations'] if v not in VIOLATION_TYPES]
-            if bad:
-                raise LabelError(f"{where}: field 'violations' has unknown types {bad}")
-            bad = [a for a in row['missing_actions'] if a not in CHECKED_ACTIONS]
-            if bad:
-                raise LabelError(f"{where}: field 'missing_actions' has unchecked actions {bad}")
-            if bool(row['missing_actions']) != ('missing_escalation' in row['violations']):
-                raise LabelError(f"{where}: field 'violations' must list missing_escalation exactly when "
-                                 "'missing_actions' is non-empty")
-            if row['id'] in seen:
-                raise LabelError(f"{where}: field 'id': duplicate id {row['id']!r}")
-            seen.add(row['id'])
-            rows.append(row)
+    try:
+        # The project's JSONL reader: blank lines skipped, bad UTF-8 or JSON reported as file:line.
+        records = list(iter_jsonl(path))
+    except ScenarioError as e:
+        raise LabelError(f'{path}:{e.line}: {e.message}') from None
+    for lineno, row in records:
+        where = f'{path}:{lineno}'
+        if not isinstance(row, dict):
+            raise LabelError(f'{where}: expected an object')
+        for field, typ in _FIELDS.items():
+            if not isinstance(row.get(field), typ):
+                raise LabelError(f'{where}: field {field!r} must be a {typ.__name__}')
+        if row['split'] not in SPLITS:
+            raise LabelError(f"{where}: field 'split' must be one of {list(SPLITS)}, got {row['split']!r}")
+        if (row['batch'] == 0) != (row['split'] == 'dev') or row['batch'] < 0:
+            raise LabelError(f"{where}: field 'batch' must be 0 for dev rows and >= 1 for holdout rows")
+        bad = [v for v in row['violations'] if v not in VIOLATION_TYPES]
+        if bad:
+            raise LabelError(f"{where}: field 'violations' has unknown types {bad}")
+        bad = [a for a in row['missing_actions'] if a not in CHECKED_ACTIONS]
+        if bad:
+            raise LabelError(f"{where}: field 'missing_actions' has unchecked actions {bad}")
+        if bool(row['missing_actions']) != ('missing_escalation' in row['violations']):
+            raise LabelError(f"{where}: field 'violations' must list missing_escalation exactly when "
+                             "'missing_actions' is non-empty")
+        if row['id'] in seen:
+            raise LabelError(f"{where}: field 'id': duplicate id {row['id']!r}")
+        seen.add(row['id'])
+        rows.append(row)
     return rows
 
 
