@@ -9,9 +9,8 @@ from opencompass.partitioners import NaivePartitioner
 from opencompass.runners import LocalRunner
 from opencompass.tasks import OpenICLEvalTask, OpenICLInferTask
 
-from opencompass_h2htalk.models import SAPOpenAISDK
-
 with read_base():
+    from .local_twins import models  # noqa: F401
     from ....configs.eval.h2htalk_judged import datasets as judged_datasets
     from ....configs.eval.h2htalk_judged import summarizer
 
@@ -35,11 +34,6 @@ def __slice(d):  # double underscore: mmengine keeps such names out of the dumpe
 
 datasets = [__slice(d) for d in judged_datasets]
 
-_api = dict(type=SAPOpenAISDK, path='local-companion', key='EMPTY', tokenizer_path='tiny-model',
-            openai_api_base=f"http://127.0.0.1:{__os.environ['H2HTALK_TEST_PORT']}/v1",
-            query_per_second=100, retry=2, max_seq_len=8192, max_out_len=256, batch_size=4, temperature=0.0,
-            run_cfg=dict(num_gpus=0))
-models = [dict(_api, abbr='local-companion@nosap', sap=None), dict(_api, abbr='local-companion@sap-v1', sap='v1')]
 
 infer = dict(partitioner=dict(type=NaivePartitioner, n=len(datasets)),
              runner=dict(type=LocalRunner, max_num_workers=2, task=dict(type=OpenICLInferTask)))
