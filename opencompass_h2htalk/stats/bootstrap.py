@@ -245,12 +245,63 @@ def paired_difference(a: Mapping[str, float], b: Mapping[str, float],
         return PairedDifference(estimate, None, None, None, None, None, len(common), n_units, PAIRED_METHOD, seed,
                                 resamples, level, warning)
     reps = replicates(diffs, keys, resamples, seed, stream)
-    low, high = percentile(reps, level)
-    r = reps.size
-    p = min(1.0, 2.0 * min(np.sum(reps <= 0) + 1, np.sum(reps >= 0) + 1) / (r + 1))
     mde = min_detectable_difference(diffs, keys, alpha=1 - level)
-    return PairedDifference(estimate, low, high, float(p), mde, bool(low <= 0 <= high), len(common), n_units,
+    return _paired(reps, estimate, mde, len(common), n_units, seed, resamples, level)
+
+
+def _paired(reps: np.ndarray, estimate: float, mde: float, n: int, n_units: int, seed: int, resamples: int,
+            level: float) -> PairedDifference:
+    low, high = percentile(reps, level)
+    p = min(1.0, 2.0 * min(np.sum(reps <= 0) + 1, np.sum(reps >= 0) + 1) / (reps.size + 1))
+    return PairedDifference(estimate, low, high, float(p), mde, bool(low <= 0 <= high), n, n_units,
                             PAIRED_METHOD, seed, resamples, level)
+
+
+def paired_groups(diffs: Mapping[str, Subtask], groups: Sequence[Mapping[str, Any]],
+                  resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED, level: float = DEFAULT_LEVEL,
+                  min_units: int = MIN_UNITS) -> Dict[str, PairedDifference]:
+    """Paired differences of every subtask and summary group, from per-item differences ``b − a``.
+
+    Each subtask's differences (on the items both models have) are resampled as in :func:`paired_difference`
+    (stream = the subtask name); a group's replicate is the weighted mean of its subsets' replicates, as in
+    :func:`group_intervals`. A group's smallest detectable difference uses the SE of that weighted mean,
+    ``√Σ (w_i/W)² SE_i²`` (subtasks resampled independently), with the same factor as
+    :func:`min_detectable_difference`. A group with a subtask that has too few units gets its warning and no
+    interval; a group with a missing subset is left out.
+    """
+    factor = NormalDist().inv_cdf(1 - (1 - level) / 2) + NormalDist().inv_cdf(0.8)
+    out: Dict[str, PairedDifference] = {}
+    reps: Dict[str, Optional[np.ndarray]] = {}
+    ses: Dict[str, Optional[float]] = {}
+    for name, sub in diffs.items():
+        keys = {str(i): c for i, c in enumerate(sub.chains)} if sub.chains is not None else None
+        values = {str(i): float(v) for i, v in enumerate(sub.scores)}
+        out[name] = paired_difference({k: 0.0 for k in values}, values, keys, resamples, seed, name, level, min_units)
+        if out[name].warning is None:
+            reps[name] = replicates(sub.scores, sub.chains, resamples, seed, name)
+            ses[name] = out[name].mde / factor
+        else:
+            reps[name] = ses[name] = None
+    for group in groups:
+        names = [s if isinstance(s, str) else s[0] for s in group['subsets']]
+        weights = group.get('weights') or {n: 1 for n in names}
+        names = [n for n in names if weights.get(n, 0)]
+        if not names or any(n not in out for n in names):
+            continue
+        total = float(sum(weights[n] for n in names))
+        estimate = sum(weights[n] * out[n].estimate for n in names) / total
+        n, n_units = sum(out[x].n for x in names), sum(out[x].n_units for x in names)
+        found = [w for x in names for w in ([f'{x}: {out[x].warning}'] if out[x].warning else [])]
+        if found:
+            reps[group['name']] = ses[group['name']] = None
+            out[group['name']] = PairedDifference(estimate, None, None, None, None, None, n, n_units, PAIRED_METHOD,
+                                                  seed, resamples, level, '; '.join(found))
+            continue
+        reps[group['name']] = sum(weights[x] * reps[x] for x in names) / total
+        ses[group['name']] = float(np.sqrt(sum((weights[x] / total) ** 2 * ses[x] ** 2 for x in names)))
+        out[group['name']] = _paired(reps[group['name']], estimate, factor * ses[group['name']], n, n_units, seed,
+                                     resamples, level)
+    return out
 
 
 def wilson(successes: int, n: int, level: float = DEFAULT_LEVEL) -> Tuple[float, float]:
@@ -276,4 +327,4 @@ def wilson(successes: int, n: int, level: float = DEFAULT_LEVEL) -> Tuple[float,
 
 __all__ = ['DEFAULT_RESAMPLES', 'DEFAULT_SEED', 'Interval', 'METHOD', 'MIN_UNITS', 'PAIRED_METHOD',
            'PairedDifference', 'Subtask', 'clusters_of', 'group_intervals', 'min_detectable_difference',
-           'paired_difference', 'percentile', 'replicates', 'subtask_interval', 'wilson']
+           'paired_difference', 'paired_groups', 'percentile', 'replicates', 'subtask_interval', 'wilson']

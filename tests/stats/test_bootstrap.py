@@ -122,3 +122,23 @@ def test_wilson_by_hand():
     with pytest.raises(ValueError, match='3/2'):
         wilson(3, 2)
     assert not math.isnan(wilson(1, 1)[0])
+
+
+def test_paired_groups_recombine_subtask_differences_with_the_weights():
+    from opencompass_h2htalk.stats import paired_groups
+
+    noisy = [(-1.0) ** k for k in range(12)]                  # mean 0, s_d^2 = 12/11
+    diffs = {'a': Subtask([1.0] * 12), 'b': Subtask([3.0] * 20), 'c': Subtask(noisy), 'small': Subtask([1.0] * 3)}
+    groups = [dict(name='ab', subsets=['a', 'b'], weights={'a': 1, 'b': 3}),
+              dict(name='ac', subsets=['a', 'c']), dict(name='as', subsets=['a', 'small'])]
+    out = paired_groups(diffs, groups, resamples=400, seed=2)
+    ab = out['ab']
+    assert (ab.estimate, ab.low, ab.high, ab.tie, ab.mde, ab.n) == (2.5, 2.5, 2.5, False, 0.0, 32)
+    assert ab.p_value == pytest.approx(2 / 401)
+    ac = out['ac']
+    reps = (replicates([1.0] * 12, seed=2, stream='a', resamples=400)
+            + replicates(noisy, seed=2, stream='c', resamples=400)) / 2
+    assert (ac.low, ac.high) == tuple(np.quantile(reps, [0.025, 0.975], method='inverted_cdf'))
+    # SE of the weighted mean: only c varies, SE_c = sqrt(12/11 / 12), halved by its weight 1/2.
+    assert ac.mde == pytest.approx(Z80 * 0.5 * math.sqrt(1 / 11), rel=1e-5)
+    assert out['as'].low is None and out['as'].warning.startswith('small: only 3 resampling unit(s)')
