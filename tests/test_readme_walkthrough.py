@@ -45,6 +45,9 @@ SKIP = [
     (r'bash slurm/local_cluster\.sh .*', 'starts Slurm daemons as root; tests/pipeline/test_slurm.py uses it'),
     (r'export [A-Z_][A-Z0-9_]*=.*', 'sets a variable for the GPU/API commands beside it, which are skipped'),
     (r'pip install .*', 'installs from the network; scripts/setup_env.sh does the same in CI'),
+    (r'h2htalk compare (outputs/h2htalk_sap_ablation|RUN_A RUN_B .*)',
+     'needs a run with two models (the SAP ablation needs GPUs or API keys); tests/pipeline/test_sap_ablation_api.py '
+     'runs compare on a real twin run against a local server, tests/test_compare.py on hand-made runs'),
 ]
 
 # Extra arguments for the benchmarks: the same code path with a small workload.
