@@ -8,6 +8,7 @@
     h2htalk review export WORK_DIR  write the human-review queue (JSONL, CSV, HTML) of the latest run
     h2htalk review merge WORK_DIR [FILE]  fold human scores back (default FILE: <run>/review/queue.csv)
     h2htalk compare RUN [RUN ...] [--models A B ...]  paired differences with intervals and p-values
+    h2htalk report RUN [-o FILE]    one self-contained HTML page for a run (default <run>/report.html)
 """
 from __future__ import annotations
 
@@ -165,6 +166,10 @@ def main(argv: Optional[List[str]] = None) -> int:
                    help='compare the first model with each of the others (default: the SAP / no-SAP twins)')
     p.add_argument('--resamples', type=int, default=1000, help='bootstrap resamples (default 1000)')
     p.add_argument('--seed', type=int, default=0, help='bootstrap seed (default 0)')
+    p = sub.add_parser('report', help='write one self-contained HTML page for a run: run card, leaderboard with '
+                                      'intervals, chart, judge reliability, item browser')
+    p.add_argument('run', metavar='RUN', help='a run folder (<work_dir>/<timestamp>) or a work dir (its newest run)')
+    p.add_argument('-o', '--output', default=None, help='where to write the page (default <run>/report.html)')
     args = parser.parse_args(argv)
 
     try:
@@ -193,6 +198,11 @@ def main(argv: Optional[List[str]] = None) -> int:
             return _plan(args.config, args.gpus)
         if args.command == 'show':
             return _show(args.subtask, args.index, args.data_dir)
+        if args.command == 'report':
+            from .report import write_report
+
+            print(f'wrote {write_report(args.run, args.output)}')
+            return 0
         if args.command == 'compare':
             from .compare import compare_runs
 

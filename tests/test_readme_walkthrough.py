@@ -168,6 +168,8 @@ RUN = [
     (r'h2htalk manifest', lambda clone, out: 'MANIFEST.json' in out),
     (r'h2htalk plan configs/eval/\S+\.py( --gpus \d+)?', lambda clone, out: 'items per model' in out),
     (r'h2htalk audit', lambda clone, out: ', 0 findings' in out),
+    (r'h2htalk report outputs/h2htalk_demo',
+     lambda clone, out: (sorted((clone / 'outputs' / 'h2htalk_demo').iterdir())[-1] / 'report.html').exists()),
     (r'h2htalk review export outputs/h2htalk_judged',
      lambda clone, out: (_judged_run_dir(clone) / 'review' / 'queue.csv').exists()),
     (r'h2htalk review merge outputs/h2htalk_judged( \S+)?', lambda clone, out: 'merged 2 human scores' in out),
