@@ -125,9 +125,14 @@ def subtask_interval(scores: Sequence[float], chains: Optional[Sequence[Optional
 
 @dataclass
 class Subtask:
-    """One subtask's per-item scores (and chain keys) for :func:`group_intervals`."""
+    """One subtask's per-item scores (and chain keys) for :func:`group_intervals`.
+
+    ``stream`` names its random stream (default: its key in the mapping); the evaluator uses the subtask name, so
+    a summary that passes the same name reproduces the results file's interval exactly.
+    """
     scores: Sequence[float]
     chains: Optional[Sequence[Optional[Hashable]]] = None
+    stream: Optional[str] = None
 
 
 def group_intervals(subtasks: Mapping[str, Subtask], groups: Sequence[Mapping[str, Any]],
@@ -152,9 +157,10 @@ def group_intervals(subtasks: Mapping[str, Subtask], groups: Sequence[Mapping[st
     sizes: Dict[str, int] = {}
     warnings: Dict[str, List[str]] = {}
     for name, sub in subtasks.items():
-        out[name] = subtask_interval(sub.scores, sub.chains, resamples, seed, name, level, min_units)
+        stream = sub.stream or name
+        out[name] = subtask_interval(sub.scores, sub.chains, resamples, seed, stream, level, min_units)
         units[name], sizes[name] = out[name].n_units, out[name].n
-        reps[name] = None if out[name].warning else replicates(sub.scores, sub.chains, resamples, seed, name)
+        reps[name] = None if out[name].warning else replicates(sub.scores, sub.chains, resamples, seed, stream)
         warnings[name] = [f'{name}: {out[name].warning}'] if out[name].warning else []
     for group in groups:
         names = [s if isinstance(s, str) else s[0] for s in group['subsets']]

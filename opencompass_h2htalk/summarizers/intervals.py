@@ -84,7 +84,10 @@ def run_intervals(results: Mapping[str, Mapping[str, Mapping[str, Any]]], groups
             except ValueError as e:
                 problems.append(str(e))
                 continue
-            subtasks[dataset] = Subtask([s for s, _ in items.values()], [c for _, c in items.values()])
+            # The evaluator's random stream is the subtask name: the summary then repeats the file's interval.
+            stream = meta_of(dict(result)).get('subtask')
+            subtasks[dataset] = Subtask([s for s, _ in items.values()], [c for _, c in items.values()],
+                                        stream=stream if isinstance(stream, str) and stream else None)
         out[model] = group_intervals(subtasks, score_groups(groups), resamples=resamples, seed=seed)
     return out, problems
 
