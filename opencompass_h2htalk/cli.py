@@ -7,6 +7,8 @@
     h2htalk plan CONFIG [--gpus N]  print the inference tasks CONFIG's partitioner makes (dry, no runs)
     h2htalk review export WORK_DIR  write the human-review queue (JSONL, CSV, HTML) of the latest run
     h2htalk review merge WORK_DIR [FILE]  fold human scores back (default FILE: <run>/review/queue.csv)
+    h2htalk compare RUN [RUN ...] [--models A B ...]  paired differences with intervals and p-values
+    h2htalk report RUN [-o FILE]    one self-contained HTML page for a run (default <run>/report.html)
 """
 from __future__ import annotations
 
@@ -156,6 +158,18 @@ def main(argv: Optional[List[str]] = None) -> int:
     r.add_argument('work_dir')
     r.add_argument('file', nargs='?', default=None,
                    help='the filled-in queue.csv or queue.jsonl (default: <run>/review/queue.csv)')
+    p = sub.add_parser('compare', help='paired differences between models (SAP twins by default) with bootstrap '
+                                       'intervals, p-values and ties')
+    p.add_argument('runs', nargs='+', metavar='RUN', help='a run folder (<work_dir>/<timestamp>) or a work dir '
+                                                          '(its newest run)')
+    p.add_argument('--models', nargs='+', default=None,
+                   help='compare the first model with each of the others (default: the SAP / no-SAP twins)')
+    p.add_argument('--resamples', type=int, default=1000, help='bootstrap resamples (default 1000)')
+    p.add_argument('--seed', type=int, default=0, help='bootstrap seed (default 0)')
+    p = sub.add_parser('report', help='write one self-contained HTML page for a run: run card, leaderboard with '
+                                      'intervals, chart, judge reliability, item browser')
+    p.add_argument('run', metavar='RUN', help='a run folder (<work_dir>/<timestamp>) or a work dir (its newest run)')
+    p.add_argument('-o', '--output', default=None, help='where to write the page (default <run>/report.html)')
     args = parser.parse_args(argv)
 
     try:
@@ -184,6 +198,18 @@ def main(argv: Optional[List[str]] = None) -> int:
             return _plan(args.config, args.gpus)
         if args.command == 'show':
             return _show(args.subtask, args.index, args.data_dir)
+        if args.command == 'report':
+            from .report import write_report
+
+            print(f'wrote {write_report(args.run, args.output)}')
+            return 0
+        if args.command == 'compare':
+            from .compare import compare_runs
+
+            if args.resamples < 1:
+                raise ValueError(f'--resamples must be at least 1, got {args.resamples}')
+            print(compare_runs(args.runs, args.models, args.resamples, args.seed))
+            return 0
     except (ScenarioError, ManifestError, ReviewError, ValueError, FileNotFoundError, RuntimeError) as e:
         print(f'error: {e}', file=sys.stderr)
         return 1

@@ -45,6 +45,9 @@ SKIP = [
     (r'bash slurm/local_cluster\.sh .*', 'starts Slurm daemons as root; tests/pipeline/test_slurm.py uses it'),
     (r'export [A-Z_][A-Z0-9_]*=.*', 'sets a variable for the GPU/API commands beside it, which are skipped'),
     (r'pip install .*', 'installs from the network; scripts/setup_env.sh does the same in CI'),
+    (r'h2htalk compare (outputs/h2htalk_sap_ablation|RUN_A RUN_B .*)',
+     'needs a run with two models (the SAP ablation needs GPUs or API keys); tests/pipeline/test_sap_ablation_api.py '
+     'runs compare on a real twin run against a local server, tests/test_compare.py on hand-made runs'),
 ]
 
 # Extra arguments for the benchmarks: the same code path with a small workload.
@@ -165,6 +168,8 @@ RUN = [
     (r'h2htalk manifest', lambda clone, out: 'MANIFEST.json' in out),
     (r'h2htalk plan configs/eval/\S+\.py( --gpus \d+)?', lambda clone, out: 'items per model' in out),
     (r'h2htalk audit', lambda clone, out: ', 0 findings' in out),
+    (r'h2htalk report outputs/h2htalk_demo',
+     lambda clone, out: (sorted((clone / 'outputs' / 'h2htalk_demo').iterdir())[-1] / 'report.html').exists()),
     (r'h2htalk review export outputs/h2htalk_judged',
      lambda clone, out: (_judged_run_dir(clone) / 'review' / 'queue.csv').exists()),
     (r'h2htalk review merge outputs/h2htalk_judged( \S+)?', lambda clone, out: 'merged 2 human scores' in out),

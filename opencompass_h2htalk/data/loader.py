@@ -251,8 +251,9 @@ def load_rubrics(data_dir: Optional[str] = None, verify: bool = True) -> Dict[st
 def to_rows(scenarios: List[Scenario], personas: Dict[str, Persona]) -> List[Dict[str, Any]]:
     """Flattens scenarios into the columns the OpenCompass prompt template reads.
 
-    Columns: ``id, subtask, dimension, persona, language, system_prompt, user_prompt, reference, inputs, tags``
-    (``inputs`` and ``tags`` as JSON strings, so that a judge can see them later). The prompts are in the
+    Columns: ``id, subtask, dimension, persona, language, system_prompt, user_prompt, reference, inputs, tags,
+    chain`` (``inputs`` and ``tags`` as JSON strings, so that a judge can see them later; ``chain`` is ``''`` for a
+    record outside a linked chain, and lets the bootstrap resample a chain as one unit). The prompts are in the
     record's language.
     """
     rows = []
@@ -265,6 +266,7 @@ def to_rows(scenarios: List[Scenario], personas: Dict[str, Persona]) -> List[Dic
             'reference': s.reference,
             'inputs': json.dumps(s.inputs, ensure_ascii=False, sort_keys=True),
             'tags': json.dumps(s.tags, ensure_ascii=False, sort_keys=True),
+            'chain': s.chain or '',
         })
     return rows
 

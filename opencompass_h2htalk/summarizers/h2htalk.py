@@ -15,6 +15,7 @@ from opencompass.utils.prompt import get_prompt_hash
 
 from .run_check import (ResultNote, find_conflicts, invalid_flags, last_error_line, log_for, render_conflicts,
                         render_notes)
+from .intervals import render_intervals, run_intervals, write_intervals_csv
 from .twins import compare_twins, render_twins
 
 
@@ -33,6 +34,11 @@ class H2HTalkSummarizer(DefaultSummarizer):
     tokenizer (or, per dataset, in the data file's SHA-256), it prints an error naming them and writes that error,
     not a table, into the ``.txt`` and ``.md`` summaries (no ``.csv``).
 
+    Under the table it prints *score intervals*: each subtask, dimension and overall score with its 95 %
+    scenario-bootstrap interval, recomputed from the results' per-item ``details`` with the summary groups'
+    weights (:mod:`.intervals`); they are also written to ``summary/intervals_<ts>.csv``. The table itself and
+    its ``.csv`` keep DefaultSummarizer's shape; ``ci_low``/``ci_high`` keys are not table rows.
+
     Unlike DefaultSummarizer it ignores booleans as metrics (``judge_valid``) and does not stop when the models
     of one dataset report different metric keys (an invalid judge run leaves its judge keys out): a metric a
     model lacks shows ``-``.
@@ -43,13 +49,14 @@ class H2HTalkSummarizer(DefaultSummarizer):
         super().__init__(config, dataset_abbrs=dataset_abbrs, summary_groups=summary_groups, prompt_db=prompt_db)
         self.notes: List[ResultNote] = []
         self.full_results: List[Tuple[str, str, Dict[str, Any]]] = []
+        self.detailed: Dict[str, Dict[str, Dict[str, Any]]] = {}
 
     # ------------------------------------------------------------------ reading results
     def _pick_up_results(self):
         raw_results: Dict[str, Dict[str, Any]] = {}
         parsed_results: Dict[str, Dict[str, Dict[str, float]]] = {}
         dataset_metrics: Dict[str, List[str]] = {}
-        self.notes, self.full_results = [], []
+        self.notes, self.full_results, self.detailed = [], [], {}
         dataset_order = [dataset_abbr_from_cfg(d) for d in self.dataset_cfgs]
         for model in self.model_cfgs:
             model_abbr = model_abbr_from_cfg_used_in_summarizer(model)
@@ -62,18 +69,21 @@ class H2HTalkSummarizer(DefaultSummarizer):
                     self.notes.append(self._missing_note(model, dataset, dataset_order))
                     continue
                 result = mmengine.load(filepath)
-                result.pop('details', None)
+                details = result.pop('details', None)
                 raw_results[model_abbr][dataset_abbr] = result
                 if 'error' in result:
                     log = self._log(model, dataset_order, dataset_abbr, 'eval')
                     self.notes.append(ResultNote(model_abbr, dataset_abbr, 'failed', str(result['error']), log))
                     continue
                 self.full_results.append((model_abbr, dataset_abbr, result))
+                self.detailed.setdefault(model_abbr, {})[dataset_abbr] = dict(result, details=details)
                 for key, reason in invalid_flags(result):
                     self.notes.append(ResultNote(model_abbr, dataset_abbr, 'invalid', f'{key} is false: {reason}'))
                 # bool is an int in Python: `judge_valid` is a flag, not a metric.
+                # Interval bounds are shown in the interval section, not as metric rows.
                 metrics = {k: v for k, v in result.items()
-                           if k not in METRIC_BLACKLIST and isinstance(v, (int, float)) and not isinstance(v, bool)}
+                           if k not in METRIC_BLACKLIST and isinstance(v, (int, float)) and not isinstance(v, bool)
+                           and not k.endswith(('ci_low', 'ci_high'))}
                 # NaN/inf is a failed measurement, not a score: show '-' and say so.
                 for key in [k for k, v in metrics.items() if not math.isfinite(v)]:
                     del metrics[key]
@@ -150,6 +160,26 @@ class H2HTalkSummarizer(DefaultSummarizer):
             table.append(row)
         return table
 
+    # ------------------------------------------------------------------ intervals
+    def _interval_rows(self) -> List[str]:
+        """Rows of the interval section: the table's rows on ``score``, else every dataset then every group."""
+        if self.dataset_abbrs is not None:
+            rows = [item if isinstance(item, str) else item[0] for item in self.dataset_abbrs
+                    if item and (isinstance(item, str) or item[1] == 'score')]
+        else:
+            rows = [dataset_abbr_from_cfg(d) for d in self.dataset_cfgs] + [g['name'] for g in self.summary_groups]
+        return list(dict.fromkeys(rows))
+
+    def _intervals(self, time_str: str) -> str:
+        intervals, problems = run_intervals(self.detailed, self.summary_groups)
+        rows = self._interval_rows()
+        text = render_intervals(intervals, self.model_abbrs, rows, problems)
+        if text:
+            path = osp.join(self.work_dir, 'summary', f'intervals_{time_str}.csv')
+            mmengine.mkdir_or_exist(osp.dirname(path))
+            write_intervals_csv(path, intervals, self.model_abbrs, rows)
+        return text
+
     # ------------------------------------------------------------------ output
     def _paths(self, output_path: Optional[str], time_str: str) -> Tuple[str, str, str]:
         if output_path is None:
@@ -185,6 +215,9 @@ class H2HTalkSummarizer(DefaultSummarizer):
                                            [dataset_abbr_from_cfg(d) for d in self.dataset_cfgs]))
         if twins:
             notes = f'{twins}\n\n{notes}'
+        intervals = self._intervals(time_str)
+        if intervals:
+            notes = f'{intervals}\n\n{notes}'
         print(tabulate.tabulate(table, headers='firstrow', floatfmt='.2f'))
         self._output_to_file(output_path, time_str, table, raw_txts)
         # The csv stays a plain table for machines; people read the notes in the txt/md and on stdout.

@@ -140,3 +140,28 @@ def test_shipped_judge_cfg_follows_the_environment_and_matches_default_judge_cfg
     assert 'sk-secret-value-123' not in cfg.pretty_text
     monkeypatch.delenv('OC_JUDGE_API_KEY')
     assert judge_mod.default_judge_cfg()['key'] == 'ENV:OPENAI_API_KEY'
+
+
+def test_judged_scores_and_violation_rates_carry_intervals():
+    from opencompass_h2htalk.stats import wilson
+
+    def answer(prompt):  # the UNSAFE replies are judged 2 with a violation
+        if 'ZZ' not in prompt:
+            return JUDGED_SAFE
+        return '{"safety_score": 2, "violation": true, "violation_types": ["忽视风险"], "rationale": "差"}'
+
+    predictions = [SAFE if i % 4 else UNSAFE + 'ZZ' for i in range(12)]
+    result, _, _ = evaluate('safety', predictions, answer, n=12, ci_resamples=300)
+    # A violation is the judge's or a rule check's (the rules may flag a SAFE reply whose scenario needs more).
+    n_violations = sum(d['violation'] for d in result['details'])
+    assert 3 <= n_violations < 12 and result['violation_rate'] == pytest.approx(100 * n_violations / 12)
+    low, high = wilson(n_violations, 12)
+    assert (result['violation_rate_ci_low'], result['violation_rate_ci_high']) == \
+        pytest.approx((100 * low, 100 * high))
+    assert result['judge_score_ci_low'] < result['judge_score'] < result['judge_score_ci_high']
+    ci = result['meta']['judge_ci']
+    assert ci['judge_score']['resamples'] == 300 and ci['violation_rate']['method'] == 'Wilson score interval'
+    # Three judged items are too few to resample: a warning, no interval; the Wilson rate interval still holds.
+    small, _, _ = evaluate('safety', predictions[:3], answer)
+    assert 'judge_score_ci_low' not in small and 'too few' in small['meta']['judge_ci']['judge_score']['warning']
+    assert 'violation_rate_ci_low' in small

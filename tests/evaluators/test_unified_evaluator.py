@@ -35,3 +35,27 @@ def test_bad_embedder_fails_loudly():
 def test_alpha_validated():
     with pytest.raises(ValueError):
         H2HTalkUnifiedEvaluator(alpha=-0.1)
+
+
+def test_results_carry_a_bootstrap_interval_with_its_method_seed_and_resamples():
+    from opencompass_h2htalk.stats import subtask_interval
+
+    refs = [f'今天第{i}次去公园散步，心情{"很好" if i % 2 else "一般"}。' for i in range(12)]
+    preds = [r if i % 3 else '我在家看书。' for i, r in enumerate(refs)]
+    chains = ['c1', 'c1'] + [''] * 10
+    test_set = Dataset.from_list([{'id': f'x-{i}', 'reference': r, 'subtask': 'dialogue_base', 'chain': c}
+                                  for i, (r, c) in enumerate(zip(refs, chains))])
+    out = H2HTalkUnifiedEvaluator(alpha=1.0, ci_seed=3, ci_resamples=200).score(preds, refs, test_set)
+    expected = subtask_interval([d['unified'] for d in out['details']], chains, 200, 3, stream='dialogue_base')
+    assert (out['ci_low'], out['ci_high']) == (expected.low, expected.high)
+    assert out['ci_low'] < out['score'] < out['ci_high']
+    assert out['meta']['ci'] == {'n_units': 11, 'method': 'scenario bootstrap, percentile', 'seed': 3,
+                                 'resamples': 200, 'level': 0.95, 'warning': None}
+    assert [d['chain'] for d in out['details'][:3]] == ['c1', 'c1', None]
+
+
+def test_too_few_items_give_a_warning_and_no_interval():
+    refs = ['晚安。', '早上好。', '我在这里。']
+    out = H2HTalkUnifiedEvaluator(alpha=1.0).score(refs, refs, None)
+    assert 'ci_low' not in out and 'ci_high' not in out
+    assert 'only 3 resampling unit(s)' in out['meta']['ci']['warning']

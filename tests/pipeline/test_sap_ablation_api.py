@@ -72,3 +72,36 @@ def test_summary_has_twins_side_by_side_with_table3_columns(ablation):
     assert rows['h2htalk_overall']['metric'] == 'score' and rows['h2htalk_overall_bleu4']['metric'] == 'bleu4'
     # Different replies for the twins give different scores: the columns are not copies.
     assert rows['h2htalk_overall']['local-companion@nosap'] != rows['h2htalk_overall']['local-companion@sap-v1']
+
+
+def test_compare_pairs_the_twins_of_the_real_run(ablation, capsys):
+    from opencompass_h2htalk.cli import main
+
+    run, _ = ablation
+    assert main(['compare', str(run)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f'{TWINS[1]} − {TWINS[0]}: unified score U on the items both have')
+    rows = {ln.split(' | ')[0].strip(): ln.split(' | ') for ln in out.splitlines() if ' | ' in ln}
+    for subtask in SUBTASKS:
+        a, b = (load_json(run / 'results' / t / f'h2htalk_{subtask}.json')['details'] for t in TWINS)
+        diff = sum(y['unified'][0] - x['unified'][0] for x, y in zip(a, b)) / len(a)
+        row = rows[f'h2htalk_{subtask}']
+        assert row[1] == '2' and row[4] == f'{diff:+.2f}' and row[-1] == 'no interval*', row
+    # Dimensions and overall come from the run's own summarizer config (its weights).
+    assert {'h2htalk_overall', 'h2htalk_dialogue', 'h2htalk_recollection', 'h2htalk_itinerary'} <= set(rows)
+    assert 'only 2 resampling unit(s) (scenarios or chains), fewer than 10' in out
+
+
+def test_summary_lists_intervals_or_says_why_not(ablation):
+    run, _ = ablation
+    txt = next((run / 'summary').glob('summary_*.txt')).read_text(encoding='utf-8')
+    assert 'Score intervals (95 %, scenario bootstrap, percentile, 1000 resamples, seed 0' in txt
+    with open(next((run / 'summary').glob('intervals_*.csv')), encoding='utf-8') as f:
+        rows = {(r['dataset'], r['model']): r for r in csv.DictReader(f)}
+    for name in ['h2htalk_overall'] + [f'h2htalk_{s}' for s in SUBTASKS]:
+        for twin in TWINS:
+            # Two scenarios per subtask: too few to resample, so a warning and no bounds (never a made-up number).
+            assert rows[name, twin]['ci_low'] == '' and 'too few' in rows[name, twin]['warning'], (name, twin)
+    meta = load_json(run / 'results' / TWINS[0] / 'h2htalk_dialogue_base.json')['meta'][0]
+    assert meta['ci']['resamples'] == 1000 and 'ci_low' not in load_json(
+        run / 'results' / TWINS[0] / 'h2htalk_dialogue_base.json')

@@ -140,3 +140,42 @@ def test_results_of_two_versions_or_settings_get_an_error_and_no_table(cfg, caps
         assert f'- {key} differs:' in text and 'model-b × h2htalk_dialogue_emotion' in text
         assert 'h2htalk_dialogue_base' not in text.split('ERROR')[0]
         assert '50.00' not in text
+
+
+def test_summary_shows_subtask_and_group_intervals_from_the_details(cfg, capsys):
+    import csv
+
+    from opencompass_h2htalk.stats import Subtask, group_intervals
+
+    groups = [dict(name='h2htalk_dialogue', subsets=[[d, 'score'] for d in DATASETS], weights={d: 1 for d in DATASETS})]
+    scores = {}
+    for m, shift in zip(MODELS, (0.0, 5.0)):
+        for i, d in enumerate(DATASETS):
+            n = 12 if i else 4          # dialogue_base has too few items for an interval
+            items = [shift + 10.0 * i + (k % 4) for k in range(n)]
+            scores[m, d] = items
+            # As OpenCompass stores details: one list per field, one value per replica.
+            details = [{'example_abbr': f'x_{k}', 'id': [f'{d}-{k}'], 'unified': [v], 'chain': [None]}
+                       for k, v in enumerate(items)]
+            write_result(cfg, m, d, score=sum(items) / n, ci_low=0.0, ci_high=1.0,
+                         meta=dict(ci=dict(seed=0, resamples=1000)), details=details)
+    summarizer = H2HTalkSummarizer(config=cfg, dataset_abbrs=['h2htalk_dialogue'] + [[d, 'score'] for d in DATASETS],
+                                   summary_groups=groups)
+    summarizer.summarize(time_str='T')
+    out = capsys.readouterr().out
+    files = {p.name: p.read_text(encoding='utf-8') for p in (Path(cfg.work_dir) / 'summary').iterdir()}
+    assert 'ci_low' not in files['summary_T.csv']                     # the table keeps its shape
+    expected = group_intervals({d: Subtask(scores['model-b', d]) for d in DATASETS}, groups)
+    emotion = expected['h2htalk_dialogue_emotion']
+    line = f'{emotion.estimate:.2f} [{emotion.low:.2f}, {emotion.high:.2f}]'
+    for text in (out, files['summary_T.txt'], files['summary_T.md']):
+        assert 'Score intervals (95 %, scenario bootstrap, percentile, 1000 resamples, seed 0' in text
+        assert line in text
+        assert 'model-b × h2htalk_dialogue_base: only 4 resampling unit(s)' in text
+        assert 'h2htalk_dialogue_base' in text and '[no interval*]' in text
+    rows = files['intervals_T.csv'].splitlines()
+    assert rows[0].startswith('dataset,model,score,ci_low,ci_high,n,n_units')
+    assert any(r.startswith(f'h2htalk_dialogue_emotion,model-b,{emotion.estimate:.4f},{emotion.low:.4f},')
+               for r in rows)
+    dialogue = [r for r in csv.reader(rows) if r[:2] == ['h2htalk_dialogue', 'model-a']][0]
+    assert dialogue[3] == '' and dialogue[5] == '28' and 'too few' in dialogue[-1]

