@@ -45,6 +45,15 @@ SKIP = [
     (r'bash slurm/local_cluster\.sh .*', 'starts Slurm daemons as root; tests/pipeline/test_slurm.py uses it'),
     (r'export [A-Z_][A-Z0-9_]*=.*', 'sets a variable for the GPU/API commands beside it, which are skipped'),
     (r'pip install .*', 'installs from the network; scripts/setup_env.sh does the same in CI'),
+    (r'h2htalk model fetch smollm2',
+     'downloads 93 MB and writes 540 MB; tests/realmodel/conftest.py runs the same fetch() once per machine'),
+    (r'bash scripts/setup_vllm_env\.sh',
+     'builds a 3.5 GB environment; tests/realmodel/conftest.py runs this script once per machine'),
+    (r'(\S+=\S+ )*\.venv-vllm/bin/opencompass configs/eval/h2htalk_smollm2\.py',
+     'runs SmolLM2 over every scenario on the CPU (hours); tests/realmodel/test_smollm2_vllm.py runs the same '
+     'config on one scenario per subtask'),
+    (r'\.venv-vllm/bin/python bench/bench_vllm_sap\.py',
+     'needs the vLLM environment and SmolLM2 and takes minutes; tests/realmodel runs the same engine paths'),
 ]
 
 # Extra arguments for the benchmarks: the same code path with a small workload.
