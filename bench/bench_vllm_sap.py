@@ -2,7 +2,7 @@
 
 Run it in the vLLM environment (scripts/setup_vllm_env.sh) after `h2htalk model fetch smollm2`:
 
-    VLLM_CPU_KVCACHE_SPACE=1 VLLM_CPU_NUM_OF_RESERVED_CPU=0 .venv-vllm/bin/python bench/bench_vllm_sap.py \
+    VLLM_CPU_KVCACHE_SPACE=1 .venv-vllm/bin/python bench/bench_vllm_sap.py \
         [--model DIR] [--prompts 22] [--max-out-len 32] [--repeats 2] [--no-served]
 
 Raw: ``llm.chat(messages)`` with the messages the SAP wrapper sends (SAP already in the system turn; built outside

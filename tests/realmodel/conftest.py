@@ -36,9 +36,10 @@ def smollm2_dir() -> Path:
         _unavailable(f'SmolLM2 could not be fetched: {e}')
 
 
-#: Environment for every vLLM process the tests start: a 1 GiB KV cache, and both cores for the engine (vLLM
-#: reserves one core per process for its scheduler by default, which halves a 2-core machine).
-VLLM_ENV = {'VLLM_CPU_KVCACHE_SPACE': '1', 'VLLM_CPU_NUM_OF_RESERVED_CPU': '0'}
+#: Environment for every vLLM process the tests start: a 1 GiB KV cache. (vLLM keeps one core for its scheduler
+#: process; giving the model both cores of a 2-core machine with VLLM_CPU_NUM_OF_RESERVED_CPU=0 was several times
+#: slower here (docs/vllm.md), the busy scheduler and the bound OpenMP threads fighting over one core.)
+VLLM_ENV = {'VLLM_CPU_KVCACHE_SPACE': '1'}
 
 
 @pytest.fixture(scope='session')
