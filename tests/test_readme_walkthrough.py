@@ -48,6 +48,15 @@ SKIP = [
     (r'h2htalk compare (outputs/h2htalk_sap_ablation|RUN_A RUN_B .*)',
      'needs a run with two models (the SAP ablation needs GPUs or API keys); tests/pipeline/test_sap_ablation_api.py '
      'runs compare on a real twin run against a local server, tests/test_compare.py on hand-made runs'),
+    (r'h2htalk model fetch smollm2',
+     'downloads 93 MB and writes 540 MB; tests/realmodel/conftest.py runs the same fetch() once per machine'),
+    (r'bash scripts/setup_vllm_env\.sh',
+     'builds a 3.5 GB environment; tests/realmodel/conftest.py runs this script once per machine'),
+    (r'(\S+=\S+ )*\.venv-vllm/bin/opencompass configs/eval/h2htalk_smollm2\.py',
+     'runs SmolLM2 over every scenario on the CPU (hours); tests/realmodel/test_smollm2_vllm.py runs the same '
+     'config on one scenario per subtask'),
+    (r'\.venv-vllm/bin/python bench/bench_vllm_sap\.py',
+     'needs the vLLM environment and SmolLM2 and takes minutes; tests/realmodel runs the same engine paths'),
 ]
 
 # Extra arguments for the benchmarks: the same code path with a small workload.

