@@ -51,6 +51,7 @@ def test_tasks_are_the_plan(workdir, data24, sweep_env):  # noqa: F811
     every_id = Counter(i for ids in full.values() for i in ids)
     assert sum(every_id.values()) == 264 and set(every_id.values()) == {1}
     seen = {m['abbr']: Counter() for m in cfg.models}
+    shards = {}
     for n, (task, planned) in enumerate(zip(tasks, plan.tasks)):
         assert task['models'][0]['abbr'] == planned.model
         got = []
@@ -65,8 +66,15 @@ def test_tasks_are_the_plan(workdir, data24, sweep_env):  # noqa: F811
             got.append((base, start, stop))
             seen[planned.model].update(ids)
         assert got == list(planned.slices)  # same datasets, same ranges, same sizes as the plan
+        for chunk, (base, start, _) in zip(task['datasets'][0], got):
+            shards.setdefault((planned.model, base), []).append((start, chunk['abbr']))
     for model in cfg.models:
         assert seen[model['abbr']] == every_id, model['abbr']  # every item exactly once per model
+    # The evaluation merges <abbr>_0, <abbr>_1, ... in order: shard names are numbered by position, none repeated.
+    split = {key: [abbr for _, abbr in sorted(v)] for key, v in shards.items() if len(v) > 1}
+    assert split
+    for (_, base), abbrs in split.items():
+        assert abbrs == [f'{base}_{i}' for i in range(len(abbrs))], abbrs
 
 
 def test_resume_skips_predicted_shards(workdir, data24, sweep_env):  # noqa: F811
