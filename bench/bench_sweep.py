@@ -71,7 +71,7 @@ def run(models: List[dict], data: List[DatasetLoad], gpus: int, settings: CostSe
 
 
 def _ceiling(models: List[dict], data: List[DatasetLoad], settings: CostSettings) -> float:
-    """Inference share of the GPU-seconds when no model is split: no partitioner can beat it (each split adds a load)."""
+    """Inference share of the GPU-seconds when no model is split: no partitioner beats it (each split adds a load)."""
     from opencompass_h2htalk.partitioners.sweep import cost_of_model
 
     tasks = [t for m in models for t in make_tasks(cost_of_model(m, settings), data,

@@ -188,15 +188,17 @@ def plan_sweep(models: Sequence[Tuple[ModelCost, Sequence[DatasetLoad]]], gpus: 
             total = sum(d.items for d in ds)
             fixed_tasks += make_tasks(m, ds, split_even(ds, max(1, min(api_shards, total))), settings)
 
+    api_counts = {m.model: sum(1 for t in fixed_tasks if t.model == m.model) for m, _ in models if m.gpus == 0}
+
     def build(shards: Dict[str, int]) -> SweepPlan:
         tasks: List[PlannedTask] = []
         for m, ds in gpu_models:
             tasks += make_tasks(m, ds, split_even(ds, shards[m.model]), settings)
         ordered = _order_lpt(tasks) + fixed_tasks
-        return SweepPlan(tuple(ordered), simulate(ordered, gpus), dict(shards))
+        return SweepPlan(tuple(ordered), simulate(ordered, gpus), {**shards, **api_counts})
 
     if not gpu_models:
-        return SweepPlan(tuple(fixed_tasks), simulate(fixed_tasks, gpus), {m.model: len(fixed_tasks) for m, _ in models})
+        return build({})
     shortest = min(m.fixed_s + infer[m.model] / caps[m.model] for m, _ in gpu_models)
     longest = max(m.fixed_s + infer[m.model] for m, _ in gpu_models)
     best = None

@@ -74,5 +74,8 @@ def test_api_models_run_beside_the_gpus():
     api = ModelCost('api', 0, 0.0, float('inf'), float('inf'), 512, 20.0)
     plan = plan_sweep([(api, data), (_model('m', 1, 5.0), data)], 2, api_shards=4)
     assert [t.items for t in plan.tasks if t.model == 'api'] == [5, 5, 5, 5]
+    assert plan.shards == {'api': 4, 'm': 2}  # every model has its shard count, API models included
+    alone = plan_sweep([(api, data), (ModelCost('cpu', 0, 0.0, 1.0, 1.0, 8, 0.0), data)], 2, api_shards=2)
+    assert alone.shards == {'api': 2, 'cpu': 2} and alone.schedule.makespan == 0.0
     with pytest.raises(ValueError, match="model 'm': a task needs 1 GPUs but the budget is 0|budget must be >= 1"):
         plan_sweep([(_model('m', 1, 5.0), data)], 0)

@@ -45,7 +45,7 @@ slurm = dict(
     api_workers=int(__os.environ.get('H2HTALK_API_WORKERS', '8')),     # tasks for API/CPU models
     embedder=__os.environ.get('H2HTALK_EMBEDDER', 'bge-m3'),            # e.g. bge-m3:/shared/models/bge-m3
     partitioner=__os.environ.get('H2HTALK_PARTITIONER', 'gpu_budget'),  # or 'sweep'
-    cost=dict(),  # SweepPartitioner's cost-model overrides, e.g. dict(job_overhead_s=60, models={abbr: dict(load_s=90)})
+    cost=dict(),  # SweepPartitioner's cost overrides, e.g. dict(job_overhead_s=60, models={abbr: dict(load_s=90)})
 )
 # ----------------------------------------------------------------------------------------------------------
 _extra = [f"--time={slurm['time']}", f"--cpus-per-task={slurm['cpus_per_task']}"] + (

@@ -68,8 +68,8 @@ def plan_config(config: str, gpus: Optional[int] = None) -> ConfigPlan:
         if gpus is not None:
             part_cfg['gpus'] = gpus
     elif gpus is not None:
-        raise ValueError(f'--gpus sets the budget of GPUBudgetPartitioner and SweepPartitioner, but {config} partitions inference with '
-                         f'{cls.__name__}; drop --gpus to plan it as configured')
+        raise ValueError(f'--gpus sets the budget of GPUBudgetPartitioner and SweepPartitioner, but {config} '
+                         f'partitions inference with {cls.__name__}; drop --gpus to plan it as configured')
     hf_datasets.disable_progress_bars()  # one "Map" bar per dataset built below would drown the table
     logger = get_logger()
     level = logger.level

@@ -1,4 +1,4 @@
-"""``SweepPartitioner``: shards every model of a run against ONE shared GPU budget, planned by opencompass_h2htalk.sweep."""
+"""``SweepPartitioner``: shards all models of a run against ONE shared GPU budget (plan: opencompass_h2htalk.sweep)."""
 from __future__ import annotations
 
 import copy
