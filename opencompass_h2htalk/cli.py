@@ -4,7 +4,8 @@
     h2htalk audit [DATA_DIR] [--report]  data-quality gate: file:line:check for every failing record (+ distribution)
     h2htalk manifest [DATA_DIR]     validate, then rewrite MANIFEST.json (after editing data)
     h2htalk show SUBTASK [N]        print the SYSTEM and HUMAN turns of the scenario at position N (0-based)
-    h2htalk plan CONFIG [--gpus N]  print the inference tasks CONFIG's partitioner makes (dry, no runs)
+    h2htalk plan CONFIG [--gpus N]  print the inference tasks CONFIG's partitioner makes (dry, no runs) and their
+                                    estimated wall time, GPU-hours, sweep makespan and GPU efficiency
     h2htalk review export WORK_DIR  write the human-review queue (JSONL, CSV, HTML) of the latest run
     h2htalk review merge WORK_DIR [FILE]  fold human scores back (default FILE: <run>/review/queue.csv)
     h2htalk compare RUN [RUN ...] [--models A B ...]  paired differences with intervals and p-values
@@ -118,6 +119,7 @@ def _plan(config: str, gpus: Optional[int]) -> int:
     print(f'{plan.datasets} datasets, {plan.items_per_model} items per model; the tasks of a fresh run '
           '(-r skips shards already predicted)')
     print(format_plan(plan.models))
+    print('\n' + plan.estimates)
     return 0
 
 
@@ -149,7 +151,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     p = sub.add_parser('plan', help="print the inference tasks the config's partitioner makes (dry, no runs)")
     p.add_argument('config', help='an OpenCompass eval config, e.g. configs/eval/h2htalk_slurm.py')
     p.add_argument('--gpus', type=int, default=None,
-                   help="GPU budget of GPUBudgetPartitioner; overrides the config's (H2HTALK_SLURM_GPUS, default 64)")
+                   help="GPU budget of GPUBudgetPartitioner or SweepPartitioner; overrides the config's "
+                        '(H2HTALK_SLURM_GPUS, default 64)')
     p = sub.add_parser('review', help='human review of items the judge scored below 3.5')
     review = p.add_subparsers(dest='action', required=True)
     r = review.add_parser('export', help='write <run>/review/queue.{jsonl,csv,html}')

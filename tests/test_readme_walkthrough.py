@@ -66,6 +66,7 @@ BENCH_ARGS = {
     'bench/bench_sap_throughput.py': ['--prompts', '2', '--max-out-len', '4', '--repeats', '1'],
     'bench/metric_floor.py': ['--repeats', '1', '--subtasks', 'dialogue_base'],
     'bench/bench_safety_checks.py': [],
+    'bench/bench_sweep.py': ['--models', '3', '--items-scale', '0.05', '--gpus', '8'],
 }
 
 JUDGED_MODEL = 'gpt-4o@sap-v1'
@@ -187,6 +188,7 @@ RUN = [
     (r'python bench/bench_sap_throughput\.py.*', lambda clone, out: 'tokens/s' in out),
     (r'python bench/metric_floor\.py.*', lambda clone, out: '| dialogue_base |' in out),
     (r'python bench/bench_safety_checks\.py.*', lambda clone, out: 'overall violations per writing batch' in out),
+    (r'python bench/bench_sweep\.py.*', lambda clone, out: 'SweepPartitioner efficiency' in out),
 ]
 
 

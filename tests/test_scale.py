@@ -93,7 +93,10 @@ def test_gpu_budget_partitioner_shards_every_item_exactly_once(workdir, data24, 
 
 
 def _plan_rows(out):
-    return {line.split()[0]: line.split()[1:] for line in out.splitlines() if '@' in line.split()[0:1][0]}
+    """The rows of the task table (the estimates table below it has rows per model too)."""
+    tasks = out.split('\nestimates')[0]
+    rows = [line.split() for line in tasks.splitlines()]
+    return {row[0]: row[1:] for row in rows if row and '@' in row[0]}
 
 
 def test_plan_uses_the_configs_own_partitioner(data24, capsys):

@@ -12,6 +12,9 @@
 # larger min_task_size trades parallelism for fewer model loads. API models (0 GPUs) get api_workers tasks.
 # SlurmRunner (not SlurmSequentialRunner, which serialises tasks on vanilla Slurm) submits each task with
 # `srun -p PARTITION --gres=gpu:N -N1 ...`; max_num_workers caps concurrent sruns, Slurm queues the rest.
+# H2HTALK_PARTITIONER=sweep uses SweepPartitioner instead: ONE budget of `gpus` shared by all models, each model's
+# shard count chosen from the cost model (opencompass_h2htalk/costmodel.py) so that the whole sweep ends soonest;
+# its cost overrides go into `cost` below. `h2htalk plan` prints either partitioner's tasks and estimates.
 # Evaluation uses NaivePartitioner: split results would break the summary.
 import os as __os  # double underscore: read the environment at parse time, keep the module out of the dump
 
@@ -20,7 +23,7 @@ from opencompass.partitioners import NaivePartitioner
 from opencompass.runners import SlurmRunner
 from opencompass.tasks import OpenICLEvalTask, OpenICLInferTask
 
-from opencompass_h2htalk.partitioners import GPUBudgetPartitioner
+from opencompass_h2htalk.partitioners import GPUBudgetPartitioner, SweepPartitioner
 
 with read_base():
     from ..datasets.h2htalk.h2htalk_gen import h2htalk_datasets
@@ -41,6 +44,8 @@ slurm = dict(
     min_task_size=int(__os.environ.get('H2HTALK_MIN_TASK_SIZE', '16')),
     api_workers=int(__os.environ.get('H2HTALK_API_WORKERS', '8')),     # tasks for API/CPU models
     embedder=__os.environ.get('H2HTALK_EMBEDDER', 'bge-m3'),            # e.g. bge-m3:/shared/models/bge-m3
+    partitioner=__os.environ.get('H2HTALK_PARTITIONER', 'gpu_budget'),  # or 'sweep'
+    cost=dict(),  # SweepPartitioner's cost overrides, e.g. dict(job_overhead_s=60, models={abbr: dict(load_s=90)})
 )
 # ----------------------------------------------------------------------------------------------------------
 _extra = [f"--time={slurm['time']}", f"--cpus-per-task={slurm['cpus_per_task']}"] + (
@@ -52,9 +57,16 @@ datasets = [
 ]
 models = [*qwen2_5_7b_sap, *qwen2_5_72b_sap]
 
+_partitioners = dict(
+    gpu_budget=dict(type=GPUBudgetPartitioner, gpus=slurm['gpus'], min_task_size=slurm['min_task_size'],
+                    api_workers=slurm['api_workers']),
+    sweep=dict(type=SweepPartitioner, gpus=slurm['gpus'], api_workers=slurm['api_workers'], cost=slurm['cost']),
+)
+if slurm['partitioner'] not in _partitioners:
+    raise ValueError(f"configs/eval/h2htalk_slurm.py: H2HTALK_PARTITIONER={slurm['partitioner']!r}; "
+                     f'choose one of {sorted(_partitioners)}')
 infer = dict(
-    partitioner=dict(type=GPUBudgetPartitioner, gpus=slurm['gpus'], min_task_size=slurm['min_task_size'],
-                     api_workers=slurm['api_workers']),
+    partitioner=_partitioners[slurm['partitioner']],
     runner=dict(type=SlurmRunner, partition=slurm['partition'], max_num_workers=slurm['max_concurrent'], retry=2,
                 extra_command=_extra, task=dict(type=OpenICLInferTask)),
 )

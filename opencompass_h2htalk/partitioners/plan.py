@@ -23,6 +23,7 @@ class ConfigPlan:
     datasets: int
     items_per_model: int     # items of all datasets: what every model infers once
     models: List[ModelPlan]
+    estimates: str           # the cost model's view of the same tasks (opencompass_h2htalk.sweep.format_estimates)
 
 
 def _type_name(t) -> str:
@@ -45,7 +46,8 @@ def plan_config(config: str, gpus: Optional[int] = None) -> ConfigPlan:
 
     Args:
         config: An OpenCompass eval config.
-        gpus: Overrides the partitioner's ``gpus`` (GPUBudgetPartitioner only); ``None`` keeps the config's.
+        gpus: Overrides the partitioner's ``gpus`` (GPUBudgetPartitioner, SweepPartitioner); ``None`` keeps the
+            config's.
 
     Raises:
         ValueError: ``gpus`` given for a partitioner without a GPU budget, or a bad partitioner argument.
@@ -55,19 +57,19 @@ def plan_config(config: str, gpus: Optional[int] = None) -> ConfigPlan:
     from opencompass.registry import PARTITIONERS
     from opencompass.utils import get_logger
 
-    from . import GPUBudgetPartitioner
+    from . import GPUBudgetPartitioner, SweepPartitioner
 
     cfg = Config.fromfile(config)
     part_cfg = copy.deepcopy(cfg['infer']['partitioner'])
     cls = PARTITIONERS.get(part_cfg['type']) if isinstance(part_cfg['type'], str) else part_cfg['type']
     budget = None
-    if issubclass(cls, GPUBudgetPartitioner):
+    if issubclass(cls, (GPUBudgetPartitioner, SweepPartitioner)):
         budget = _budget_line(int(part_cfg.get('gpus', 64)), gpus)
         if gpus is not None:
             part_cfg['gpus'] = gpus
     elif gpus is not None:
-        raise ValueError(f'--gpus sets the budget of GPUBudgetPartitioner, but {config} partitions inference with '
-                         f'{cls.__name__}; drop --gpus to plan it as configured')
+        raise ValueError(f'--gpus sets the budget of GPUBudgetPartitioner and SweepPartitioner, but {config} '
+                         f'partitions inference with {cls.__name__}; drop --gpus to plan it as configured')
     hf_datasets.disable_progress_bars()  # one "Map" bar per dataset built below would drown the table
     logger = get_logger()
     level = logger.level
@@ -84,7 +86,7 @@ def _plan(config: str, cfg, part_cfg, cls, budget: Optional[str]) -> ConfigPlan:
     from opencompass.registry import PARTITIONERS
     from opencompass.utils import build_dataset_from_cfg
 
-    from . import GPUBudgetPartitioner
+    from . import GPUBudgetPartitioner, SweepPartitioner
 
     shown = {k: v for k, v in part_cfg.items() if k not in ('type', 'out_dir')}
     partitioner_desc = f'{cls.__name__}({", ".join(f"{k}={v!r}" for k, v in shown.items())})'
@@ -112,11 +114,46 @@ def _plan(config: str, cfg, part_cfg, cls, budget: Optional[str]) -> ConfigPlan:
                                    [items(c) for c in chunks]))
         workers: Dict[str, Optional[int]] = {}
         for model in cfg['models']:
-            if isinstance(partitioner, GPUBudgetPartitioner):
+            if isinstance(partitioner, SweepPartitioner):
+                workers[model['abbr']] = partitioner.last_plan.shards.get(model['abbr'])
+            elif isinstance(partitioner, GPUBudgetPartitioner):
                 workers[model['abbr']] = partitioner.workers(model)
             elif isinstance(partitioner, NumWorkerPartitioner):
                 workers[model['abbr']] = partitioner.num_worker
             else:
                 workers[model['abbr']] = None
         total = sum(items(d) for d in cfg['datasets'])
-    return ConfigPlan(partitioner_desc, budget, len(cfg['datasets']), total, summarize_tasks(task_items, workers))
+        estimates = _estimates(cfg, partitioner, tasks, items)
+    return ConfigPlan(partitioner_desc, budget, len(cfg['datasets']), total, summarize_tasks(task_items, workers),
+                      estimates)
+
+
+def _estimates(cfg, partitioner, tasks, items) -> str:
+    """The cost model applied to the partitioner's real tasks, simulated in their submission order."""
+    from opencompass.utils import dataset_abbr_from_cfg
+
+    from ..costmodel import CostError, CostSettings
+    from ..sweep import PlannedTask, format_estimates, make_tasks, simulate
+    from .sweep import cost_of_model, dataset_load
+
+    settings = getattr(partitioner, 'settings', CostSettings())
+    loads = {dataset_abbr_from_cfg(d): dataset_load(d) for d in cfg['datasets']}
+    planned: List[PlannedTask] = []
+    try:
+        costs = {m['abbr']: cost_of_model(m, settings) for m in cfg['models']}
+    except CostError as e:
+        return f'estimates: none ({e})'
+    for task in tasks:
+        for model, chunks in zip(task['models'], task['datasets']):
+            slices = []
+            for chunk in chunks:
+                abbr = dataset_abbr_from_cfg(chunk)
+                base = abbr if abbr in loads else abbr.rsplit('_', 1)[0]  # shard i of a dataset is <abbr>_<i>
+                slices.append((base, 0, items(chunk)))
+            planned += make_tasks(costs[model['abbr']], list(loads.values()), [slices], settings)
+    gpus = getattr(partitioner, 'gpus', None)
+    try:
+        schedule = simulate(planned, gpus) if gpus else None
+    except ValueError as e:
+        return f'estimates: none ({e})'
+    return format_estimates(planned, schedule)

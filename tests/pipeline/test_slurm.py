@@ -189,6 +189,23 @@ def test_slurm_runner_runs_tasks_through_srun(slurm_cluster, tmp_path):
     assert all(j['JobState'] == 'COMPLETED' for j in ours), ours
 
 
+def test_sweep_partitioner_shards_merge_into_correct_results(slurm_cluster, tmp_path):
+    run_opencompass(REPO / 'tests/pipeline/configs/slurm_sweep_demo.py', tmp_path)
+    run = run_dir(tmp_path)
+    for subtask in SUBTASKS:
+        res = run / 'results' / MODEL / f'h2htalk_{subtask}.json'
+        assert res.exists(), task_logs(run)
+        result = load_json(res)
+        assert result['meta'][0]['n'] == 6
+        for key, value in _expected(subtask, 6).items():
+            assert result[key] == pytest.approx(value, abs=1e-6), (subtask, key)
+    # 66 items in 2 tasks of 33: the sixth dataset is cut at item 3 into two shards, merged by the evaluation.
+    shards = sorted(p.name for p in (run / 'predictions' / MODEL).glob('*_[01].json'))
+    assert len(shards) == 2 and shards[0].replace('_0', '_1') == shards[1], shards
+    ours = _jobs_in(tmp_path)
+    assert len(ours) == 3 and all(j['JobState'] == 'COMPLETED' for j in ours), ours
+
+
 def test_sweep_submits_driver_jobs_that_complete_and_resume(slurm_cluster, tmp_path):
     (tmp_path / 'models.txt').write_text('# one run: the CPU baseline\nlocal_h2htalk_retrieval_baseline\n')
     env = {**os.environ, **OFFLINE_ENV, 'H2HTALK_VENV': sys.prefix, 'H2HTALK_SLURM_PARTITION': 'debug',

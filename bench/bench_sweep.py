@@ -1,0 +1,117 @@
+"""Simulated sweep of the model zoo: makespan and GPU efficiency of four partitioners under the cost model.
+
+Every config of configs/models/ (the zoo) x the 11 core subtasks at the H2HTalk-Open 1.0 targets (4,650 items per
+model; each subtask keeps the mean prompt and reference lengths of the bundled data) on a GPU budget (default 64).
+Partitioners: OpenCompass's NumWorkerPartitioner (num_worker 8 and 64), GPUBudgetPartitioner, and SweepPartitioner.
+All task lists run through the same scheduler (opencompass_h2htalk.sweep.simulate) and cost model
+(opencompass_h2htalk.costmodel, whose defaults are assumptions, not measurements); the sensitivity rows halve and
+double every load time. Goal (issue 13): SweepPartitioner efficiency >= 85 % and makespan <= 1/3 of
+GPUBudgetPartitioner's.
+
+    python bench/bench_sweep.py [--gpus 64] [--models N] [--items-scale 1.0]
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import os
+import sys
+from typing import List, Tuple
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, REPO)
+
+from opencompass_h2htalk.audit.report import TARGETS_1_0  # noqa: E402
+from opencompass_h2htalk.costmodel import CostSettings, DatasetLoad, ModelCost, with_load_scale  # noqa: E402
+from opencompass_h2htalk.data.loader import load_rows  # noqa: E402
+from opencompass_h2htalk.data.schema import SUBTASKS  # noqa: E402
+from opencompass_h2htalk.scale import workers_for  # noqa: E402
+from opencompass_h2htalk.sweep import make_tasks, numworker_pieces, plan_sweep, simulate  # noqa: E402
+
+CORE = [s for s in SUBTASKS if s in TARGETS_1_0 and not s.startswith(('safety', 'probe'))]
+
+
+def zoo(limit: int = 0) -> List[dict]:
+    """The model configs of configs/models/ (one dict per model), sorted by file name; ``limit``: GPU models only."""
+    from mmengine.config import Config
+
+    models = []
+    for path in sorted(glob.glob(os.path.join(REPO, 'configs/models/*.py'))):
+        models += list(Config.fromfile(path)['models'])
+    if limit:  # the first `limit` GPU models (API/CPU models take no GPU: a sweep of them alone has no makespan)
+        models = [m for m in models if int(m.get('run_cfg', {}).get('num_gpus', 0)) > 0][:limit]
+    return models
+
+
+def datasets(scale: float) -> List[DatasetLoad]:
+    """The 11 core subtasks at the 1.0 targets x ``scale``, with the bundled data's mean lengths."""
+    out = []
+    for subtask in CORE:
+        rows = load_rows(subtask)
+        out.append(DatasetLoad(f'h2htalk_{subtask}', max(1, round(TARGETS_1_0[subtask] * scale)),
+                               sum(len(r['system_prompt']) + len(r['user_prompt']) for r in rows) / len(rows),
+                               sum(len(r['reference']) for r in rows) / len(rows)))
+    return out
+
+
+def run(models: List[dict], data: List[DatasetLoad], gpus: int, settings: CostSettings) -> List[Tuple[str, object]]:
+    from opencompass_h2htalk.partitioners.sweep import cost_of_model
+
+    costs: List[ModelCost] = [cost_of_model(m, settings) for m in models]
+    rows = []
+    for name, pieces in [('NumWorkerPartitioner(num_worker=8)', lambda c: numworker_pieces(data, 8)),
+                         ('NumWorkerPartitioner(num_worker=64)', lambda c: numworker_pieces(data, 64)),
+                         (f'GPUBudgetPartitioner(gpus={gpus})',
+                          lambda c: numworker_pieces(data, workers_for(gpus, c.gpus)))]:
+        tasks = [t for c in costs for t in make_tasks(c, data, pieces(c), settings)]
+        rows.append((name, tasks, simulate(tasks, gpus)))
+    plan = plan_sweep([(c, data) for c in costs], gpus, settings)
+    rows.append((f'SweepPartitioner(gpus={gpus})', list(plan.tasks), plan.schedule))
+    return rows
+
+
+def _ceiling(models: List[dict], data: List[DatasetLoad], settings: CostSettings) -> float:
+    """Inference share of the GPU-seconds when no model is split: no partitioner beats it (each split adds a load)."""
+    from opencompass_h2htalk.partitioners.sweep import cost_of_model
+
+    tasks = [t for m in models for t in make_tasks(cost_of_model(m, settings), data,
+                                                   [[(d.name, 0, d.items) for d in data]], settings) if t.gpus]
+    return sum(t.gpus * t.infer_s for t in tasks) / sum(t.gpus * t.seconds for t in tasks)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser.add_argument('--gpus', type=int, default=64)
+    parser.add_argument('--models', type=int, default=0, help='the first N GPU model configs only (0: all configs)')
+    parser.add_argument('--items-scale', type=float, default=1.0, help='fraction of the 1.0 targets per subtask')
+    args = parser.parse_args(argv)
+    models = zoo(args.models)
+    data = datasets(args.items_scale)
+    gpu_models = sum(1 for m in models if int(m.get('run_cfg', {}).get('num_gpus', 0)) > 0)
+    print(f'{len(models)} model configs ({gpu_models} on GPUs; API/CPU models run beside the GPUs and are left out '
+          f'of makespan and efficiency), {sum(d.items for d in data)} items per model, {args.gpus} GPUs')
+    print('cost model defaults are assumptions, not measurements (opencompass_h2htalk/costmodel.py)\n')
+    head = f'{"load time":9s} {"partitioner":38s} {"GPU tasks":>9s} {"makespan s":>10s} {"GPU-h":>7s} ' \
+           f'{"efficiency":>10s} {"vs GPUBudget":>12s}'
+    print(head + '\n' + '-' * len(head))
+    verdicts = []
+    for label, scale in [('x1', 1.0), ('x0.5', 0.5), ('x2', 2.0)]:
+        rows = run(models, data, args.gpus, with_load_scale(CostSettings(), scale))
+        budget = rows[2][2].makespan
+        for name, tasks, sched in rows:
+            n = sum(1 for t in tasks if t.gpus)
+            print(f'{label:9s} {name:38s} {n:9d} {sched.makespan:10.0f} {sched.gpu_seconds / 3600:7.2f} '
+                  f'{sched.efficiency:10.1%} {sched.makespan / budget:12.2f}')
+        new = rows[3][2]
+        ceiling = _ceiling(models, data, with_load_scale(CostSettings(), scale))
+        print(f'{label:9s} ceiling: every GPU model as ONE task, perfectly packed: efficiency {ceiling:.1%}')
+        verdicts.append(f'load {label}: SweepPartitioner efficiency {new.efficiency:.1%} '
+                        f'({"meets" if new.efficiency >= 0.85 else "misses"} >= 85 %), makespan '
+                        f'{new.makespan / budget:.2f} of GPUBudgetPartitioner\'s '
+                        f'({"meets" if new.makespan <= budget / 3 else "misses"} <= 1/3)')
+    print('\n' + '\n'.join(verdicts))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,132 @@
+"""``SweepPartitioner``: shards all models of a run against ONE shared GPU budget (plan: opencompass_h2htalk.sweep)."""
+from __future__ import annotations
+
+import copy
+import os.path as osp
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+
+from mmengine.config import Config, ConfigDict
+from opencompass.partitioners import NumWorkerPartitioner
+from opencompass.registry import PARTITIONERS
+from opencompass.utils import build_dataset_from_cfg, dataset_abbr_from_cfg, get_infer_output_path
+
+from ..costmodel import CostError, CostSettings, DatasetLoad, ModelCost, model_cost, settings_from
+from ..sweep import MIN_INFER_PER_FIXED, SweepPlan, plan_sweep
+
+
+def _type_name(t) -> str:
+    return t if isinstance(t, str) else getattr(t, '__name__', str(t))
+
+
+def cost_of_model(model: Mapping, settings: CostSettings = CostSettings()) -> ModelCost:
+    """The cost-model view of an OpenCompass model config (backend from its type: vLLM, else transformers)."""
+    gpus = int(model.get('run_cfg', {}).get('num_gpus', 0))
+    backend = 'vllm' if 'vllm' in _type_name(model.get('type', '')).lower() else 'hf'
+    return model_cost(model['abbr'], str(model.get('path', '')), gpus, int(model.get('max_out_len', 512)), backend,
+                      settings)
+
+
+def dataset_load(dataset: Mapping) -> DatasetLoad:
+    """Items and mean input/reference characters of a dataset config (built as the inference task builds it)."""
+    ds = build_dataset_from_cfg(dataset).test
+    n = len(ds)
+    columns = ds.column_names
+    inputs = [c for c in dataset['reader_cfg'].get('input_columns', []) if c in columns]
+    output = dataset['reader_cfg'].get('output_column')
+    in_chars = sum(len(str(v)) for c in inputs for v in ds[c]) / n if n else 0.0
+    ref_chars = sum(len(str(v)) for v in ds[output]) / n if n and output in columns else 0.0
+    return DatasetLoad(dataset_abbr_from_cfg(dataset), n, in_chars, ref_chars)
+
+
+@PARTITIONERS.register_module()
+class SweepPartitioner(NumWorkerPartitioner):
+    """Chooses each model's shard count so that the whole run (all models, one GPU budget) ends soonest.
+
+    Unlike ``GPUBudgetPartitioner`` (every model gets ``gpus // TP`` tasks, however few items that leaves each), the
+    shard counts come from the cost model: cheap models run whole, long ones are split, and all tasks are emitted
+    longest first so that Slurm fills the budget. Shard ``i`` of a dataset is the chunk ``<abbr>_<i>`` with a
+    ``test_range`` as NumWorkerPartitioner writes it, so evaluation merges them as usual.
+
+    Args:
+        out_dir: Set by the CLI.
+        gpus: The GPU budget of the whole run, shared by all its models.
+        cost: Overrides of the cost model (``opencompass_h2htalk.costmodel.CostSettings`` fields; ``models`` maps a
+            model abbr to its own ``params_b``, ``load_s``, ``decode_tps_per_gpu``, ``prefill_tps_per_gpu``).
+        api_workers: Tasks for models with ``run_cfg.num_gpus == 0``.
+        min_infer_per_fixed: Floor on items per task: inference seconds >= this x (load + job overhead) seconds.
+        dataset_size_path, keep_keys, force_rebuild: as in NumWorkerPartitioner.
+    """
+
+    def __init__(self, out_dir: str, gpus: int = 64, cost: Optional[Dict] = None, api_workers: int = 8,
+                 min_infer_per_fixed: float = MIN_INFER_PER_FIXED, **kwargs):
+        for unused in ('num_worker', 'num_split', 'min_task_size', 'strategy'):
+            kwargs.pop(unused, None)
+        if gpus < 1 or api_workers < 1:
+            raise ValueError(f'SweepPartitioner: gpus and api_workers must be >= 1, got gpus={gpus}, '
+                             f'api_workers={api_workers}')
+        try:
+            self.settings = settings_from(cost)
+        except CostError as e:
+            raise ValueError(f'SweepPartitioner: {e}') from None
+        super().__init__(out_dir=out_dir, num_worker=1, **kwargs)
+        self.gpus, self.api_workers, self.min_infer_per_fixed = gpus, api_workers, min_infer_per_fixed
+        self.last_plan: Optional[SweepPlan] = None
+
+    def dataset_load(self, dataset: ConfigDict) -> DatasetLoad:
+        """See :func:`dataset_load`."""
+        return dataset_load(dataset)
+
+    def plan(self, models: Sequence[ConfigDict], datasets: Sequence[ConfigDict]) -> SweepPlan:
+        """The sweep plan of ``models`` x ``datasets`` for a fresh run (the pure planner on the cost model)."""
+        loads = [self.dataset_load(d) for d in datasets]
+        try:
+            costs = [cost_of_model(m, self.settings) for m in models]
+            return plan_sweep([(c, loads) for c in costs], self.gpus, self.settings, self.min_infer_per_fixed,
+                              self.api_workers)
+        except (CostError, ValueError) as e:
+            raise ValueError(f'SweepPartitioner: {e}') from None
+
+    def partition(self, model_dataset_combinations: List[Dict[str, List]], work_dir: str, out_dir: str,
+                  add_cfg: Dict = {}) -> List[ConfigDict]:  # noqa: B006 - mirrors the base signature
+        pairs: List[Tuple[ConfigDict, List[ConfigDict]]] = []
+        for comb in model_dataset_combinations:
+            pairs += [(m, list(comb['datasets'])) for m in comb['models']]
+        datasets = {dataset_abbr_from_cfg(d): d for _, ds in pairs for d in ds}
+        models = {m['abbr']: m for m, _ in pairs}
+        if any(len(ds) != len(datasets) for _, ds in pairs):
+            raise ValueError('SweepPartitioner: every model must run the same datasets (one shared sweep plan)')
+        plan = self.plan(list(models.values()), list(datasets.values()))
+        self.last_plan = plan
+        # Chunk numbers per (model, dataset): shards of a dataset in item order, so `<abbr>_<i>` merge in order.
+        bounds: Dict[Tuple[str, str], List[Tuple[int, int]]] = {}
+        for task in plan.tasks:
+            for name, start, stop in task.slices:
+                bounds.setdefault((task.model, name), []).append((start, stop))
+        tasks = []
+        for task in plan.tasks:
+            model = models[task.model]
+            chunks = []
+            for name, start, stop in task.slices:
+                chunk = self._chunk(model, datasets[name], sorted(bounds[(task.model, name)]), (start, stop), out_dir)
+                if chunk is not None:
+                    chunks.append(chunk)
+            if chunks:
+                tasks.append(Config({'models': [model], 'datasets': [chunks], 'work_dir': work_dir, **add_cfg}))
+        return tasks
+
+    def _chunk(self, model, dataset, all_bounds, bounds, out_dir) -> Optional[ConfigDict]:
+        """The dataset config of one shard, or None when its predictions already exist (``-r``)."""
+        filename = get_infer_output_path(model, dataset, out_dir)
+        if osp.exists(filename):
+            return None
+        if len(all_bounds) == 1:  # whole dataset in one task: no suffix, no range
+            return dataset
+        part = all_bounds.index(bounds)
+        root, ext = osp.splitext(filename)
+        if osp.exists(f'{root}_{part}{ext}'):
+            return None
+        cfg = copy.deepcopy(dataset)
+        cfg['abbr'] = f'{dataset_abbr_from_cfg(dataset)}_{part}'
+        test_range = cfg['reader_cfg'].get('test_range', '')
+        cfg['reader_cfg']['test_range'] = f'{test_range}[{bounds[0]}:{bounds[1]}]'
+        return cfg
