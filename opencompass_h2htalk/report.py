@@ -23,7 +23,8 @@ from .summarizers.run_check import meta_of
 _STYLE = """body{font-family:sans-serif;margin:2em;max-width:1200px}table{border-collapse:collapse;margin:1em 0}
 td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}th{background:#eee;cursor:pointer}
 .warn{color:#a40}.small{font-size:85%}pre{white-space:pre-wrap;margin:0}"""
-# Click a header to sort its table; the item browser filters rows by subtask and by text.
+# Click a header to sort its table; the item browser filters rows by subtask and by text. The last statement marks
+# the body once the whole script has run, so a browser test can tell a page whose script broke half-way.
 _SCRIPT = """document.querySelectorAll('table.sortable th').forEach(function(th,i){th.addEventListener('click',function(){
 var t=th.closest('table'),b=t.tBodies[0],rows=Array.from(b.rows),asc=th.dataset.asc!=='1';th.dataset.asc=asc?'1':'0';
 rows.sort(function(x,y){var a=x.cells[i].dataset.v||x.cells[i].textContent,c=y.cells[i].dataset.v||y.cells[i].textContent;
@@ -31,7 +32,8 @@ var na=parseFloat(a),nc=parseFloat(c);var r=(!isNaN(na)&&!isNaN(nc))?na-nc:a.loc
 rows.forEach(function(r){b.appendChild(r);});});});
 function filterItems(){var s=document.getElementById('f-subtask').value,q=document.getElementById('f-text').value;
 document.querySelectorAll('#items tbody tr').forEach(function(r){var ok=(!s||r.dataset.subtask===s)&&
-(!q||r.textContent.indexOf(q)>=0);r.style.display=ok?'':'none';});}"""
+(!q||r.textContent.indexOf(q)>=0);r.style.display=ok?'':'none';});}
+document.body.dataset.script='ok';"""
 
 
 def _e(value: Any) -> str:
