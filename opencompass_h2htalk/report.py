@@ -22,7 +22,7 @@ from .summarizers.run_check import meta_of
 
 _STYLE = """body{font-family:sans-serif;margin:2em;max-width:1200px}table{border-collapse:collapse;margin:1em 0}
 td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}th{background:#eee;cursor:pointer}
-.warn{color:#a40}.small{font-size:85%}pre{white-space:pre-wrap;margin:0}"""
+.warn{color:#a40}.small{font-size:85%}pre{white-space:pre-wrap;margin:0}.scroll{overflow-x:auto}"""
 # Click a header to sort its table; the item browser filters rows by subtask and by text. The last statement marks
 # the body once the whole script has run, so a browser test can tell a page whose script broke half-way.
 _SCRIPT = """document.querySelectorAll('table.sortable th').forEach(function(th,i){th.addEventListener('click',function(){
@@ -129,8 +129,9 @@ def build_report(run_path: str) -> str:
                 cells.append(f'<td data-v="{iv.estimate:.4f}">{iv.estimate:.2f} '
                              f'<span class="small">[{iv.low:.2f}, {iv.high:.2f}]</span></td>')
         rows.append(f'<tr><td>{_e(model)}</td>{"".join(cells)}</tr>')
-    parts.append(f'<table class="sortable" id="leaderboard"><thead><tr><th>model</th>{head}</tr></thead>'
-                 f'<tbody>{"".join(rows)}</tbody></table>')
+    # 16 columns are wider than the page: the table scrolls inside its box instead of running off the page.
+    parts.append(f'<div class="scroll"><table class="sortable" id="leaderboard"><thead><tr><th>model</th>{head}</tr>'
+                 f'</thead><tbody>{"".join(rows)}</tbody></table></div>')
     parts.extend(f'<p class="warn small">not resampled: {_e(p)}</p>' for p in problems)
 
     parts.append('<h2>Subtasks</h2><div id="chart">' + _chart(results, datasets) + '</div>')

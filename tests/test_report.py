@@ -22,6 +22,8 @@ def test_report_is_one_self_contained_page(run, tmp_path, capsys):  # noqa: F811
     # Nothing fetched at view time: no external script, style, image or link.
     assert not re.search(r'(src|href)="(https?:)?//', page) and '<link' not in page
     assert '<svg' in page and 'id="leaderboard"' in page and 'id="items"' in page
+    # The wide leaderboard scrolls in its own box (it ran off the right edge of the page in the browser test's shot).
+    assert '.scroll{overflow-x:auto}' in page and '<div class="scroll"><table class="sortable" id="leaderboard">' in page
     assert '&lt;script&gt;alert(1)&lt;/script&gt;' in page and '<script>alert' not in page
     scores = [float(10 + k % 5) for k in range(12)]
     expected = group_intervals({DATASETS[0]: Subtask(scores), DATASETS[1]: Subtask(scores)},
