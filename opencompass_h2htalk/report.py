@@ -2,7 +2,8 @@
 
 What the page holds so far: a run card (plugin, OpenCompass and data versions, data SHA-256, α, embedder, tokenizer,
 judge and rubric hash where judged), a sortable leaderboard with bootstrap intervals for the overall score, the
-dimensions and every subtask, a bar chart of the subtasks per model (matplotlib, inline SVG), judge reliability
+dimensions and every subtask, a bar chart of the subtasks per model (matplotlib, inline SVG), the SAP − no-SAP
+paired differences of every twin pair with intervals and p-values (the paper's Table 3 shape), judge reliability
 (parse rate, retries, unparsed items, review queue) for judged results, and a per-item browser filterable by subtask
 and text. Nothing is fetched at view time: styles, script and chart are inline. No OpenCompass import.
 """
@@ -16,9 +17,10 @@ from importlib import metadata
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from . import __version__
-from .compare import load_run, resolve_run, run_groups
+from .compare import CompareError, compare_pair, load_run, resolve_run, run_groups
 from .summarizers.intervals import run_intervals
 from .summarizers.run_check import meta_of
+from .summarizers.twins import twin_pairs
 
 _STYLE = """body{font-family:sans-serif;margin:2em;max-width:1200px}table{border-collapse:collapse;margin:1em 0}
 td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}th{background:#eee;cursor:pointer}
@@ -88,6 +90,44 @@ def _run_card(results: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> List[Li
             ['judge', '; '.join(judged) or '(no judged results)']]
 
 
+def _sap_deltas(results: Mapping[str, Mapping[str, Mapping[str, Any]]], groups: Sequence[Mapping[str, Any]],
+                order: Sequence[str]) -> List[str]:
+    """The SAP − no-SAP table of every twin pair (the paper's Table 3 shape), paired on the items both have.
+
+    Same numbers as ``h2htalk compare`` on the run; a pair that must not be compared is shown with the reason.
+    """
+    pairs = twin_pairs(list(results))
+    if not pairs:
+        return []
+    parts = ['<h2>SAP vs no SAP</h2><p class="small">Paired difference of U (SAP − no SAP) on the items both twins '
+             'have, with its 95 % paired-bootstrap interval and p-value; a tie when the interval holds 0, '
+             '<span class="warn">*</span> too few items to resample. Same numbers as <code>h2htalk compare</code>.</p>']
+    for a, b in pairs:
+        try:
+            diffs, means, notes = compare_pair(results, a, b, groups)
+        except CompareError as e:
+            parts.append(f'<div class="warn">{_e(b)} − {_e(a)}: not compared: <pre>{_e(e)}</pre></div>')
+            continue
+        rows = [r for r in order if r in diffs] + [r for r in diffs if r not in order]
+        body = []
+        for r in rows:
+            d = diffs[r]
+            if d.low is None:
+                delta = f'{d.estimate:+.2f}<span class="warn" title="{_e(d.warning)}">*</span>'
+                verdict = 'no interval'
+            else:
+                delta = f'{d.estimate:+.2f} <span class="small">[{d.low:+.2f}, {d.high:+.2f}]</span>'
+                verdict = 'tie' if d.tie else ('SAP higher' if d.estimate > 0 else 'no SAP higher')
+            body.append(f'<tr><td>{_e(r.replace("h2htalk_", ""))}</td><td>{d.n}</td><td>{means[r][0]:.2f}</td>'
+                        f'<td>{means[r][1]:.2f}</td><td data-v="{d.estimate:.4f}">{delta}</td>'
+                        f'<td>{"-" if d.p_value is None else f"{d.p_value:.3f}"}</td><td>{verdict}</td></tr>')
+        parts.append(f'<h3>{_e(b)} − {_e(a)}</h3><div class="scroll"><table class="sortable sap-deltas"><thead><tr>'
+                     f'<th>dataset</th><th>n</th><th>{_e(a)}</th><th>{_e(b)}</th><th>Δ [interval]</th><th>p</th>'
+                     f'<th>verdict</th></tr></thead><tbody>{"".join(body)}</tbody></table></div>')
+        parts.extend(f'<p class="small warn">{_e(n)}</p>' for n in notes)
+    return parts
+
+
 def build_report(run_path: str) -> str:
     """The HTML page of a run folder (or the newest run of a work dir).
 
@@ -135,6 +175,7 @@ def build_report(run_path: str) -> str:
     parts.extend(f'<p class="warn small">not resampled: {_e(p)}</p>' for p in problems)
 
     parts.append('<h2>Subtasks</h2><div id="chart">' + _chart(results, datasets) + '</div>')
+    parts.extend(_sap_deltas(results, groups, order))
 
     judged = [(m, d, meta_of(dict(r)), r) for m, per in results.items() for d, r in per.items()
               if meta_of(dict(r)).get('judge')]
