@@ -4,7 +4,7 @@ Chromium (the Debian package) loads ``h2htalk report``'s page from disk with no 
 test's ``tmp_path`` (kept by pytest as the test's artifact; its path is printed) and logs the page's console to stderr.
 The page counts as rendered when its console is silent (no uncaught error), its script ran to the end (it marks
 ``<body data-script="ok">``), the DOM holds the leaderboard with a row per model and the chart, and the screenshot
-is a real picture, not a blank page.
+is a real picture, not a blank page. A hand-made run with SAP twins checks the SAP-vs-no-SAP table the same way.
 
 Chromium or a Chinese font missing (the items are Chinese; without a font the screenshot shows boxes): the Debian
 packages ``chromium`` and ``fonts-wqy-zenhei`` are installed with apt-get when running as root (like
@@ -96,15 +96,15 @@ def render(chromium: str, page: Path, out: Path) -> Rendered:
     return Rendered(console, dom.stdout, shot)
 
 
-def rendering_problems(r: Rendered) -> List[str]:
-    """What shows that the page did not render; empty when it did."""
+def rendering_problems(r: Rendered, model: str = MODEL) -> List[str]:
+    """What shows that the page did not render (``model``: one model the leaderboard must show); empty when it did."""
     problems = [f'console: {line}' for line in r.console]   # the page logs nothing, so any message is a defect
     body = re.search(r'<body[^>]*>', r.dom)
     if not body or 'data-script="ok"' not in body.group(0):
         problems.append('the page script did not run to its end (no <body data-script="ok"> in the DOM)')
     board = re.search(r'<table[^>]*id="leaderboard".*?<tbody>(.*?)</tbody>', r.dom, flags=re.S)
-    if not board or f'<td>{MODEL}</td>' not in board.group(1):
-        problems.append(f'no leaderboard row for {MODEL} in the DOM')
+    if not board or f'<td>{model}</td>' not in board.group(1):
+        problems.append(f'no leaderboard row for {model} in the DOM')
     if not re.search(r'<div id="chart">\s*<svg', r.dom):
         problems.append('no chart (<svg> in #chart) in the DOM')
     if not r.screenshot.is_file():
@@ -154,3 +154,20 @@ def test_a_broken_report_is_caught(chromium, demo_report, tmp_path, breakage, ex
     problems = '\n'.join(rendering_problems(render(chromium, broken, tmp_path)))
     for text in expected:
         assert text in problems, problems
+
+
+def test_a_twin_report_renders_its_sap_table(chromium, tmp_path):
+    """A hand-made run with SAP twins (as tests/test_compare.py builds it): the SAP-vs-no-SAP table renders too."""
+    from ..test_compare import DATASETS, write
+
+    run = tmp_path / 'work' / '20260101_000000'
+    base = [float(10 + k % 5) for k in range(12)]
+    for dataset in DATASETS:
+        write(run, 'm@nosap', dataset, base)
+        write(run, 'm@sap-v1', dataset, [s + 2 for s in base])
+    page = tmp_path / 'report.html'
+    assert main(['report', str(run), '-o', str(page)]) == 0
+    rendered = render(chromium, page, tmp_path)
+    assert rendering_problems(rendered, model='m@sap-v1') == []
+    table = re.search(r'<table class="sortable sap-deltas">.*?<tbody>(.*?)</tbody>', rendered.dom, flags=re.S)
+    assert table and table.group(1).count('<tr>') == len(DATASETS), rendered.dom[-3000:]
