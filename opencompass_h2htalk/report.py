@@ -2,7 +2,8 @@
 
 What the page holds so far: a run card (plugin, OpenCompass and data versions, data SHA-256, α, embedder, tokenizer,
 judge and rubric hash where judged), a sortable leaderboard with bootstrap intervals for the overall score, the
-dimensions and every subtask, a bar chart of the subtasks per model (matplotlib, inline SVG), judge reliability
+dimensions and every subtask, a bar chart of the subtasks per model (matplotlib, inline SVG), the SAP − no-SAP
+paired differences of every twin pair with intervals and p-values (the paper's Table 3 shape), judge reliability
 (parse rate, retries, unparsed items, review queue) for judged results, and a per-item browser filterable by subtask
 and text. Nothing is fetched at view time: styles, script and chart are inline. No OpenCompass import.
 """
@@ -16,14 +17,16 @@ from importlib import metadata
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from . import __version__
-from .compare import load_run, resolve_run, run_groups
+from .compare import CompareError, compare_pair, load_run, resolve_run, run_groups
 from .summarizers.intervals import run_intervals
 from .summarizers.run_check import meta_of
+from .summarizers.twins import twin_pairs
 
 _STYLE = """body{font-family:sans-serif;margin:2em;max-width:1200px}table{border-collapse:collapse;margin:1em 0}
 td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}th{background:#eee;cursor:pointer}
-.warn{color:#a40}.small{font-size:85%}pre{white-space:pre-wrap;margin:0}"""
-# Click a header to sort its table; the item browser filters rows by subtask and by text.
+.warn{color:#a40}.small{font-size:85%}pre{white-space:pre-wrap;margin:0}.scroll{overflow-x:auto}"""
+# Click a header to sort its table; the item browser filters rows by subtask and by text. The last statement marks
+# the body once the whole script has run, so a browser test can tell a page whose script broke half-way.
 _SCRIPT = """document.querySelectorAll('table.sortable th').forEach(function(th,i){th.addEventListener('click',function(){
 var t=th.closest('table'),b=t.tBodies[0],rows=Array.from(b.rows),asc=th.dataset.asc!=='1';th.dataset.asc=asc?'1':'0';
 rows.sort(function(x,y){var a=x.cells[i].dataset.v||x.cells[i].textContent,c=y.cells[i].dataset.v||y.cells[i].textContent;
@@ -31,7 +34,8 @@ var na=parseFloat(a),nc=parseFloat(c);var r=(!isNaN(na)&&!isNaN(nc))?na-nc:a.loc
 rows.forEach(function(r){b.appendChild(r);});});});
 function filterItems(){var s=document.getElementById('f-subtask').value,q=document.getElementById('f-text').value;
 document.querySelectorAll('#items tbody tr').forEach(function(r){var ok=(!s||r.dataset.subtask===s)&&
-(!q||r.textContent.indexOf(q)>=0);r.style.display=ok?'':'none';});}"""
+(!q||r.textContent.indexOf(q)>=0);r.style.display=ok?'':'none';});}
+document.body.dataset.script='ok';"""
 
 
 def _e(value: Any) -> str:
@@ -86,6 +90,44 @@ def _run_card(results: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> List[Li
             ['judge', '; '.join(judged) or '(no judged results)']]
 
 
+def _sap_deltas(results: Mapping[str, Mapping[str, Mapping[str, Any]]], groups: Sequence[Mapping[str, Any]],
+                order: Sequence[str]) -> List[str]:
+    """The SAP − no-SAP table of every twin pair (the paper's Table 3 shape), paired on the items both have.
+
+    Same numbers as ``h2htalk compare`` on the run; a pair that must not be compared is shown with the reason.
+    """
+    pairs = twin_pairs(list(results))
+    if not pairs:
+        return []
+    parts = ['<h2>SAP vs no SAP</h2><p class="small">Paired difference of U (SAP − no SAP) on the items both twins '
+             'have, with its 95 % paired-bootstrap interval and p-value; a tie when the interval holds 0, '
+             '<span class="warn">*</span> too few items to resample. Same numbers as <code>h2htalk compare</code>.</p>']
+    for a, b in pairs:
+        try:
+            diffs, means, notes = compare_pair(results, a, b, groups)
+        except CompareError as e:
+            parts.append(f'<div class="warn">{_e(b)} − {_e(a)}: not compared: <pre>{_e(e)}</pre></div>')
+            continue
+        rows = [r for r in order if r in diffs] + [r for r in diffs if r not in order]
+        body = []
+        for r in rows:
+            d = diffs[r]
+            if d.low is None:
+                delta = f'{d.estimate:+.2f}<span class="warn" title="{_e(d.warning)}">*</span>'
+                verdict = 'no interval'
+            else:
+                delta = f'{d.estimate:+.2f} <span class="small">[{d.low:+.2f}, {d.high:+.2f}]</span>'
+                verdict = 'tie' if d.tie else ('SAP higher' if d.estimate > 0 else 'no SAP higher')
+            body.append(f'<tr><td>{_e(r.replace("h2htalk_", ""))}</td><td>{d.n}</td><td>{means[r][0]:.2f}</td>'
+                        f'<td>{means[r][1]:.2f}</td><td data-v="{d.estimate:.4f}">{delta}</td>'
+                        f'<td>{"-" if d.p_value is None else f"{d.p_value:.3f}"}</td><td>{verdict}</td></tr>')
+        parts.append(f'<h3>{_e(b)} − {_e(a)}</h3><div class="scroll"><table class="sortable sap-deltas"><thead><tr>'
+                     f'<th>dataset</th><th>n</th><th>{_e(a)}</th><th>{_e(b)}</th><th>Δ [interval]</th><th>p</th>'
+                     f'<th>verdict</th></tr></thead><tbody>{"".join(body)}</tbody></table></div>')
+        parts.extend(f'<p class="small warn">{_e(n)}</p>' for n in notes)
+    return parts
+
+
 def build_report(run_path: str) -> str:
     """The HTML page of a run folder (or the newest run of a work dir).
 
@@ -127,11 +169,13 @@ def build_report(run_path: str) -> str:
                 cells.append(f'<td data-v="{iv.estimate:.4f}">{iv.estimate:.2f} '
                              f'<span class="small">[{iv.low:.2f}, {iv.high:.2f}]</span></td>')
         rows.append(f'<tr><td>{_e(model)}</td>{"".join(cells)}</tr>')
-    parts.append(f'<table class="sortable" id="leaderboard"><thead><tr><th>model</th>{head}</tr></thead>'
-                 f'<tbody>{"".join(rows)}</tbody></table>')
+    # 16 columns are wider than the page: the table scrolls inside its box instead of running off the page.
+    parts.append(f'<div class="scroll"><table class="sortable" id="leaderboard"><thead><tr><th>model</th>{head}</tr>'
+                 f'</thead><tbody>{"".join(rows)}</tbody></table></div>')
     parts.extend(f'<p class="warn small">not resampled: {_e(p)}</p>' for p in problems)
 
     parts.append('<h2>Subtasks</h2><div id="chart">' + _chart(results, datasets) + '</div>')
+    parts.extend(_sap_deltas(results, groups, order))
 
     judged = [(m, d, meta_of(dict(r)), r) for m, per in results.items() for d, r in per.items()
               if meta_of(dict(r)).get('judge')]

@@ -167,8 +167,12 @@ def _skip_reason(command):
 
 def _demo_ok(clone, out):
     runs = sorted((clone / 'outputs' / 'h2htalk_demo').iterdir())
+    report = f'outputs/h2htalk_demo/{runs[-1].name}/report.html'
+    # The demo's last line names the report of the run it just made, and that page exists.
     return (len(list(runs[-1].glob('results/*/h2htalk_*.json'))) == 11
-            and 'Run check: all 11 results present and valid.' in out)
+            and 'Run check: all 11 results present and valid.' in out
+            and out.rstrip().splitlines()[-1] == f'report: {report}'
+            and (clone / report).is_file() and 'id="leaderboard"' in (clone / report).read_text(encoding='utf-8'))
 
 
 # (pattern, check): commands run as written; the check says what must hold besides exit status 0.

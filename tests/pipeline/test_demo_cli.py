@@ -48,13 +48,7 @@ EXPECTED = {
 EXPECTED_OVERALL = '31.44'   # mean of the three dimension means, as the summary rounds it
 
 
-@pytest.fixture(scope='module')
-def demo_run(tmp_path_factory):
-    cwd = tmp_path_factory.mktemp('demo')
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv('H2HTALK_DATA', str(FIXTURE))
-        proc = run_opencompass(REPO / 'configs/eval/h2htalk_demo.py', cwd)
-    return run_dir(cwd), proc
+# ``demo_run`` (tests/pipeline/conftest.py): the real CLI on this config and FIXTURE, shared with the browser test.
 
 
 def test_results_equal_independently_computed_literals(demo_run):

@@ -1,0 +1,173 @@
+"""The report of a real demo run, opened in headless Chromium (issue 12, item 5): the page renders.
+
+Chromium (the Debian package) loads ``h2htalk report``'s page from disk with no network, writes a screenshot into the
+test's ``tmp_path`` (kept by pytest as the test's artifact; its path is printed) and logs the page's console to stderr.
+The page counts as rendered when its console is silent (no uncaught error), its script ran to the end (it marks
+``<body data-script="ok">``), the DOM holds the leaderboard with a row per model and the chart, and the screenshot
+is a real picture, not a blank page. A hand-made run with SAP twins checks the SAP-vs-no-SAP table the same way.
+
+Chromium or a Chinese font missing (the items are Chinese; without a font the screenshot shows boxes): the Debian
+packages ``chromium`` and ``fonts-wqy-zenhei`` are installed with apt-get when running as root (like
+tests/pipeline/test_slurm.py does for Slurm); elsewhere the tests skip saying why, and in CI (``CI`` set) they fail
+instead of skipping.
+"""
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import List, NamedTuple
+
+import pytest
+
+from opencompass_h2htalk.cli import main
+
+MODEL = 'h2htalk-retrieval-baseline'
+WINDOW = (1280, 2000)
+
+
+def _in_ci() -> bool:
+    return os.environ.get('CI', '').strip().lower() not in ('', '0', 'false', 'no')
+
+
+def _find_chromium():
+    return shutil.which('chromium') or shutil.which('chromium-browser')
+
+
+def _has_chinese_font() -> bool:
+    """A font for the page's Chinese text: without one the screenshot shows boxes instead of characters."""
+    if not shutil.which('fc-list'):
+        return False
+    return bool(subprocess.run(['fc-list', ':lang=zh'], capture_output=True, text=True).stdout.strip())
+
+
+def _missing_packages() -> List[str]:
+    return ([] if _find_chromium() else ['chromium']) + ([] if _has_chinese_font() else ['fonts-wqy-zenhei'])
+
+
+def _install(packages: List[str]) -> str:
+    """apt-get installs the Debian ``packages``; returns why it could not, or '' when it did."""
+    if os.geteuid() != 0:
+        return f'{", ".join(packages)} not installed, and installing with apt-get needs root'
+    if not shutil.which('apt-get'):
+        return f'{", ".join(packages)} not installed, and apt-get is not available to install them'
+    env = {**os.environ, 'DEBIAN_FRONTEND': 'noninteractive'}
+    install = ['apt-get', 'install', '-y', '-qq', '--no-install-recommends', *packages]
+    for cmd in (['apt-get', 'update', '-qq'], install):
+        proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=900)
+        if proc.returncode != 0:
+            return f'`{" ".join(cmd)}` exited {proc.returncode}:\n{proc.stdout[-1500:]}\n{proc.stderr[-1500:]}'
+    return ''
+
+
+@pytest.fixture(scope='session')
+def chromium():
+    """The Chromium executable, with a Chinese font; both installed first when missing (root only)."""
+    missing = _missing_packages()
+    if missing:
+        why = _install(missing)
+        still = _missing_packages()
+        if still:
+            why = why or f'apt-get installed {", ".join(missing)} but still missing: {", ".join(still)}'
+            if _in_ci():
+                pytest.fail(f'the browser test must run in CI: {why}')
+            pytest.skip(f'cannot open the report in a browser here: {why}')
+    return _find_chromium()
+
+
+class Rendered(NamedTuple):
+    console: List[str]   # the page's console messages, as Chromium logs them
+    dom: str             # the DOM after the page's script ran
+    screenshot: Path
+
+
+def render(chromium: str, page: Path, out: Path) -> Rendered:
+    """Opens ``page`` in headless Chromium twice: once for the screenshot and console log, once to dump the DOM."""
+    common = [chromium, '--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--hide-scrollbars',
+              f'--window-size={WINDOW[0]},{WINDOW[1]}']
+    shot = out / f'{page.stem}.png'
+    proc = subprocess.run([*common, f'--user-data-dir={out / "profile-shot"}', '--enable-logging=stderr', '--v=0',
+                           f'--screenshot={shot}', page.as_uri()], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, f'chromium --screenshot exited {proc.returncode}:\n{proc.stderr[-3000:]}'
+    dom = subprocess.run([*common, f'--user-data-dir={out / "profile-dom"}', '--dump-dom', page.as_uri()],
+                         capture_output=True, text=True, timeout=120)
+    assert dom.returncode == 0, f'chromium --dump-dom exited {dom.returncode}:\n{dom.stderr[-3000:]}'
+    console = [line for line in proc.stderr.splitlines() if ':CONSOLE' in line]
+    return Rendered(console, dom.stdout, shot)
+
+
+def rendering_problems(r: Rendered, model: str = MODEL) -> List[str]:
+    """What shows that the page did not render (``model``: one model the leaderboard must show); empty when it did."""
+    problems = [f'console: {line}' for line in r.console]   # the page logs nothing, so any message is a defect
+    body = re.search(r'<body[^>]*>', r.dom)
+    if not body or 'data-script="ok"' not in body.group(0):
+        problems.append('the page script did not run to its end (no <body data-script="ok"> in the DOM)')
+    board = re.search(r'<table[^>]*id="leaderboard".*?<tbody>(.*?)</tbody>', r.dom, flags=re.S)
+    if not board or f'<td>{model}</td>' not in board.group(1):
+        problems.append(f'no leaderboard row for {model} in the DOM')
+    if not re.search(r'<div id="chart">\s*<svg', r.dom):
+        problems.append('no chart (<svg> in #chart) in the DOM')
+    if not r.screenshot.is_file():
+        problems.append(f'no screenshot at {r.screenshot}')
+    else:
+        from PIL import Image
+
+        with Image.open(r.screenshot) as img:
+            colors = img.convert('RGB').getcolors(maxcolors=1 << 16)
+            if img.size != WINDOW:
+                problems.append(f'screenshot is {img.size}, not {WINDOW}')
+        if colors is not None and len(colors) < 8:   # None: more colours than counted, certainly not blank
+            problems.append(f'screenshot has only {len(colors)} colours: a blank page')
+    return problems
+
+
+@pytest.fixture(scope='module')
+def demo_report(demo_run, tmp_path_factory):
+    """``h2htalk report`` of the shared demo run, written outside the run folder."""
+    run, _ = demo_run
+    page = tmp_path_factory.mktemp('report') / 'report.html'
+    assert main(['report', str(run), '-o', str(page)]) == 0
+    return page
+
+
+def test_demo_report_renders_in_chromium(chromium, demo_report, tmp_path):
+    rendered = render(chromium, demo_report, tmp_path)
+    print(f'screenshot: {rendered.screenshot}')
+    assert rendering_problems(rendered) == []
+    # The leaderboard has the overall score, the three dimensions and the 11 subtasks after the model column.
+    header = re.search(r'<table[^>]*id="leaderboard"[^>]*><thead><tr>(.*?)</tr>', rendered.dom, flags=re.S).group(1)
+    assert header.count('<th') == 1 + 1 + 3 + 11, header
+
+
+@pytest.mark.parametrize('breakage,expected', [
+    # A script error half-way: the console shows it and the end-of-script mark is missing.
+    (("document.querySelectorAll('table.sortable th')", "document.querySelectorAl('table.sortable th')"),
+     ['Uncaught TypeError', 'did not run to its end']),
+    # The chart gone: the DOM check sees it.
+    (('<div id="chart">', '<div id="chart-gone">'), ['no chart']),
+])
+def test_a_broken_report_is_caught(chromium, demo_report, tmp_path, breakage, expected):
+    page = demo_report.read_text(encoding='utf-8')
+    assert breakage[0] in page
+    broken = tmp_path / 'broken.html'
+    broken.write_text(page.replace(breakage[0], breakage[1]), encoding='utf-8')
+    problems = '\n'.join(rendering_problems(render(chromium, broken, tmp_path)))
+    for text in expected:
+        assert text in problems, problems
+
+
+def test_a_twin_report_renders_its_sap_table(chromium, tmp_path):
+    """A hand-made run with SAP twins (as tests/test_compare.py builds it): the SAP-vs-no-SAP table renders too."""
+    from ..test_compare import DATASETS, write
+
+    run = tmp_path / 'work' / '20260101_000000'
+    base = [float(10 + k % 5) for k in range(12)]
+    for dataset in DATASETS:
+        write(run, 'm@nosap', dataset, base)
+        write(run, 'm@sap-v1', dataset, [s + 2 for s in base])
+    page = tmp_path / 'report.html'
+    assert main(['report', str(run), '-o', str(page)]) == 0
+    rendered = render(chromium, page, tmp_path)
+    assert rendering_problems(rendered, model='m@sap-v1') == []
+    table = re.search(r'<table class="sortable sap-deltas">.*?<tbody>(.*?)</tbody>', rendered.dom, flags=re.S)
+    assert table and table.group(1).count('<tr>') == len(DATASETS), rendered.dom[-3000:]
