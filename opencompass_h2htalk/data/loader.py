@@ -27,7 +27,7 @@ RUBRICS_NAME = 'rubrics.json'
 DATASET_NAME = 'H2HTalk-Open'
 #: Version of the bundled data (docs/data_changelog.md); results record it, and scores of two versions are not
 #: comparable. ``write_manifest`` keeps a manifest's own version and uses this one only for a new manifest.
-DATA_VERSION = '0.3.0'
+DATA_VERSION = '1.0.0'
 
 
 class ManifestError(RuntimeError):
