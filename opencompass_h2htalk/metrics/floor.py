@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from typing import Any, Callable, Dict, Hashable, List, Optional, Sequence
 
 from .embedding import Embedder
@@ -26,30 +27,44 @@ class FloorError(ValueError):
 
 
 def derangement(keys: Sequence[Hashable], rng: random.Random, max_tries: int = 10000) -> List[int]:
-    """A uniformly random permutation ``p`` with ``keys[p[i]] != keys[i]`` for every ``i``.
+    """A seeded random permutation ``p`` with ``keys[p[i]] != keys[i]`` for every ``i``.
 
-    Keys are the texts, so duplicate references are never paired with themselves either.
+    Keys are the texts, so duplicate references are never paired with themselves either. Rejection sampling
+    first (uniform over valid permutations; about e tries when keys are distinct). When it finds none, because
+    many positions share a key (recollection_synthesize holds ~90 identical 「无可记录的信息」), the last shuffle is
+    repaired: each position that meets its own key swaps with a random position where the swap fixes both. The
+    repaired permutation is valid and seeded, but not exactly uniform.
 
     Args:
         keys: One key per position (e.g. the reference text).
         rng: Seeded random source.
-        max_tries: Rejection-sampling budget; a valid permutation is found after about e tries when keys
-            are distinct.
+        max_tries: Rejection-sampling budget before the repair.
 
     Raises:
-        FloorError: fewer than two positions, or no valid permutation found (one key holds more than half
-            the positions, so none exists).
+        FloorError: fewer than two positions, or one key holds more than half the positions (then no valid
+            permutation exists).
     """
     n = len(keys)
     if n < 2:
         raise FloorError(f'need at least 2 references to derange, got {n}')
+    key, top = Counter(keys).most_common(1)[0]
+    if 2 * top > n:
+        raise FloorError(f'no derangement of {n} references exists: {top} of them are identical '
+                         f'({str(key)[:20]!r}; too many identical references)')
     order = list(range(n))
     for _ in range(max_tries):
         rng.shuffle(order)
         if all(keys[order[i]] != keys[i] for i in range(n)):
             return list(order)
-    raise FloorError(f'no derangement of {n} references found in {max_tries} tries '
-                     '(too many identical references)')
+    for i in range(n):
+        if keys[order[i]] == keys[i]:
+            # Swapping i and j fixes both when j's key and j's current partner's key differ from i's key.
+            fixes = [j for j in range(n) if keys[j] != keys[i] and keys[order[j]] != keys[i]]
+            if not fixes:
+                raise FloorError(f'no derangement of {n} references found (too many identical references)')
+            j = rng.choice(fixes)
+            order[i], order[j] = order[j], order[i]
+    return order
 
 
 def _summary(values: Sequence[float]) -> Dict[str, float]:

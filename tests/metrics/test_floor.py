@@ -24,6 +24,21 @@ def test_derangement_never_pairs_identical_texts_and_fails_clearly():
         derangement(['x'], random.Random(0))
 
 
+def test_derangement_with_a_large_group_of_identical_texts():
+    # Like recollection_synthesize: a fifth of the references are the same 「无可记录的信息」. Rejection sampling
+    # almost never succeeds there; the repaired shuffle must still be a valid, seeded permutation.
+    keys = ['none'] * 90 + [f'fact {i}' for i in range(360)]
+    for seed in range(3):
+        p = derangement(keys, random.Random(seed), max_tries=50)
+        assert sorted(p) == list(range(450)) and all(keys[p[i]] != keys[i] for i in range(450))
+    assert derangement(keys, random.Random(1), max_tries=50) == derangement(keys, random.Random(1), max_tries=50)
+    # Exactly half identical still has a derangement (each 'x' takes a 'y' and back); one more has none.
+    p = derangement(['x', 'x', 'y', 'y', 'x', 'y'], random.Random(0), max_tries=0)
+    assert all(['x', 'x', 'y', 'y', 'x', 'y'][p[i]] != ['x', 'x', 'y', 'y', 'x', 'y'][i] for i in range(6))
+    with pytest.raises(FloorError, match=r'exists: 4 of them are identical'):
+        derangement(['x', 'x', 'x', 'x', 'y', 'z', 'w'], random.Random(0))
+
+
 def test_summary_literal():
     assert _summary([1.0, 2.0, 3.0]) == {'mean': 2.0, 'sd': 1.0, 'min': 1.0, 'max': 3.0}
     assert _summary([4.0]) == {'mean': 4.0, 'sd': 0.0, 'min': 4.0, 'max': 4.0}
