@@ -13,6 +13,11 @@ OFFLINE_ENV = {'HF_HUB_OFFLINE': '1', 'TRANSFORMERS_OFFLINE': '1', 'HF_DATASETS_
                'TOKENIZERS_PARALLELISM': 'false', 'PYTHONUNBUFFERED': '1'}
 
 
+def in_ci() -> bool:
+    """True when ``CI`` is set to something other than empty/0/false/no: missing test dependencies then fail."""
+    return os.environ.get('CI', '').strip().lower() not in ('', '0', 'false', 'no')
+
+
 def run_opencompass(config: Path, cwd: Path, *args: str, timeout: int = 600, python: str = sys.executable,
                     env: Optional[Dict[str, str]] = None) -> subprocess.CompletedProcess:
     """Runs the real ``opencompass`` CLI (runner subprocesses, no --debug) in ``cwd``.

