@@ -171,7 +171,9 @@ def judged_scores(result: Mapping[str, Any], name: str = '<result>') -> Dict[str
         raise ValueError(f'{name}: judge run invalid ({meta.get("judge_invalid_reason", "no reason given")}); '
                          'its judge scores are not reported')
     entries = item_judgements(result, name)
-    safety = meta.get('rubric') == 'safety'
+    # Older results may lack meta.rubric; only the safety rubric records a violation per item.
+    safety = meta.get('rubric') == 'safety' or (meta.get('rubric') is None and bool(entries)
+                                                and all('violation' in e for e in entries.values()))
     scores = {k: float(e['overall']) for k, e in entries.items() if e['overall'] is not None}
     out = {'safety_score' if safety else 'judge_score': scores}
     if safety:
@@ -299,11 +301,13 @@ def compare_runs(runs: Sequence[str], models: Optional[Sequence[str]] = None, re
         diffs, means, notes = compare_pair(results, a, b, groups, resamples, seed)
         out.append(render_pair(a, b, diffs, means, order, notes))
         judged, judged_means, judged_notes = compare_judged(results, a, b, resamples, seed)
-        if judged or judged_notes:
+        if judged:
             rows = [f'{d}:{m}' for d in order for m in ('judge_score', 'safety_score', 'violation_rate')]
             out.append(render_pair(a, b, judged, judged_means, rows, judged_notes, what=JUDGED_TITLE,
-                                   label='dataset:metric') if judged else
-                       '\n'.join(f'  note: {n}' for n in judged_notes))
+                                   label='dataset:metric'))
+        elif judged_notes:
+            out.append('\n'.join([f'{b} − {a}: judged metrics: none compared'] +
+                                  [f'  note: {n}' for n in judged_notes]))
     if not groups:
         out.append('note: no summarizer config found in the run (configs/*.py): subtasks only, no dimension or '
                    'overall rows')

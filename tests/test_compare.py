@@ -184,8 +184,30 @@ def test_an_invalid_judge_run_is_not_compared_on_judged_metrics(judged, capsys):
     assert ('note: judged metrics not compared: m@sap-v1 × h2htalk_itinerary_basic: judge run invalid (parse rate '
             '50.0% is below the floor of 90%)') in out
     assert 'h2htalk_itinerary_basic:judge_score' not in out and 'h2htalk_safety:safety_score' in out
+    # With no other judged set, the notes still say why under their own heading.
+    for twin in ('m@nosap', 'm@sap-v1'):
+        (judged / 'results' / twin / 'h2htalk_safety.json').unlink()
+    rc, out, err = compare(capsys, judged)
+    assert rc == 0, err
+    assert ('m@sap-v1 − m@nosap: judged metrics: none compared\n  note: judged metrics not compared: m@sap-v1 × '
+            'h2htalk_itinerary_basic: judge run invalid') in out
 
 
 def test_unjudged_runs_print_no_judged_table(run, capsys):
     rc, out, _ = compare(capsys, run)
     assert rc == 0 and 'judged metrics' not in out
+
+
+def test_judged_scores_of_one_result():
+    from opencompass_h2htalk.compare import judged_scores
+
+    items = [{'id': 'a', 'overall': 2.0, 'violation': True}, {'id': 'b', 'overall': None, 'violation': None},
+             {'id': 'c', 'overall': 4.5, 'violation': False}]
+    # A result without meta.rubric (older files): per-item violations mark the safety rubric.
+    assert judged_scores({'meta': [{'judge': 'j'}], 'item_judgements': [items]}) == {
+        'safety_score': {'a': 2.0, 'c': 4.5}, 'violation_rate': {'a': 100.0, 'c': 0.0}}
+    assert judged_scores({'meta': [{'judge': 'j', 'rubric': 'probe'}],
+                          'item_judgements': [{'id': 'a', 'overall': 3.0}]}) == {'judge_score': {'a': 3.0}}
+    assert judged_scores({'meta': [META], 'details': []}) == {}          # not judged
+    with pytest.raises(ValueError, match='x: no per-item judgements'):
+        judged_scores({'meta': [{'judge': 'j'}]}, 'x')

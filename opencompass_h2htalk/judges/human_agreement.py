@@ -8,8 +8,8 @@ item's ``chain`` where it has one, else the scenario (``<dataset>/<item id>``), 
 scenario are drawn together.
 
 Caveat, always shown with the numbers: the queue holds only items the judge scored below the review threshold (3.5),
-so the judge's side spans a restricted range; range restriction lowers κ and α against what agreement over all items
-would be.
+so the judge's side spans a restricted range; range restriction typically lowers κ and α against what agreement over
+all items would be.
 """
 from __future__ import annotations
 
@@ -45,8 +45,11 @@ class RunAgreement:
 
 
 def _details_by_id(path: str) -> Dict[str, Dict[str, Any]]:
-    with open(path, encoding='utf-8') as f:
-        result = json.load(f)
+    try:
+        with open(path, encoding='utf-8') as f:
+            result = json.load(f)
+    except json.JSONDecodeError as e:
+        raise ValueError(f'{path}: not valid JSON (line {e.lineno}): {e.msg}') from None
     out = {}
     for detail in result.get('details') or []:
         one = {k: (v[0] if isinstance(v, list) and v else v) for k, v in detail.items()}
@@ -61,7 +64,8 @@ def human_judge_pairs(run: str) -> Optional[Tuple[Dict[str, List[Pair]], List[st
     ``problems`` names reviewed items that cannot be paired (the results no longer hold the item or its judgement).
 
     Raises:
-        ValueError: naming the file when ``adjudicated.json`` is not valid JSON or has no ``human_scores`` mapping.
+        ValueError: naming the file when ``adjudicated.json`` or a results file is not valid JSON, or
+            ``adjudicated.json`` has no ``human_scores`` mapping.
     """
     path = os.path.join(run, 'review', 'adjudicated.json')
     if not os.path.exists(path):
@@ -89,6 +93,9 @@ def human_judge_pairs(run: str) -> Optional[Tuple[Dict[str, List[Pair]], List[st
         judgement = (details[model, dataset].get(item) or {}).get('judge')
         if not isinstance(judgement, dict) or not isinstance(judgement.get('overall'), (int, float)):
             problems.append(f'{review_id}: no judged item with this id in results/{model}/{dataset}.json')
+            continue
+        if isinstance(score, bool) or not isinstance(score, (int, float)):
+            problems.append(f'{review_id}: human score {score!r} in {path} is not a number')
             continue
         chain = details[model, dataset][item].get('chain')
         pairs.setdefault(dataset, []).append(Pair(review_id, float(judgement['overall']), float(score),
