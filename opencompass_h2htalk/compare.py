@@ -5,8 +5,10 @@ model against the first; otherwise the SAP / no-SAP twins ``X@nosap`` vs ``X@sap
 for each pair prints, per subtask and per summary group (dimensions, overall, with the weights of the run's own
 summarizer config), the mean difference ``B − A`` of the unified score U on the items both have, its paired
 bootstrap interval, two-sided p-value, smallest detectable difference and a verdict (``tie`` when the interval
-covers 0). It refuses to compare results whose data version or scoring settings differ (α, embedder, tokenizer,
-per-dataset data SHA-256, judge rubric hash) and names what differs.
+covers 0). For judged datasets it adds a second table: the same paired statistics for the judge score (the safety
+score on the safety set) and the violation rate (percentage points), on the items both models have *judged*. It
+refuses to compare results whose data version or scoring settings differ (α, embedder, tokenizer, per-dataset data
+SHA-256, judge model, judge rubric hash) and names what differs.
 """
 from __future__ import annotations
 
@@ -15,13 +17,19 @@ import json
 import os
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from .stats import DEFAULT_RESAMPLES, DEFAULT_SEED, PairedDifference, Subtask, paired_groups
+from .judges.paired import item_judgements
+from .stats import DEFAULT_RESAMPLES, DEFAULT_SEED, PairedDifference, Subtask, paired_difference, paired_groups
 from .summarizers.intervals import item_scores, score_groups
 from .summarizers.run_check import find_conflicts, meta_of, render_conflicts
 from .summarizers.twins import twin_pairs
 
-#: Compared per dataset on top of run_check's keys: a judged result scored with another rubric is another measure.
-JUDGE_KEYS = ('rubric_hash',)
+#: Compared per dataset on top of run_check's keys: a result judged by another judge model or with another rubric is
+#: another measure (``meta.judge`` is ``'<abbr>:<path>'`` of the judge model).
+JUDGE_KEYS = ('judge', 'rubric_hash')
+
+
+JUDGED_TITLE = ('judged metrics on the items both have judged (judge score and safety score on the 1-5 scale; '
+                'violation rate in percentage points, lower is safer)')
 
 
 class CompareError(ValueError):
@@ -145,6 +153,90 @@ def compare_pair(results: Mapping[str, Mapping[str, Mapping[str, Any]]], a: str,
     return paired_groups(diffs, score_groups(groups), resamples=resamples, seed=seed), means, notes
 
 
+def judged_scores(result: Mapping[str, Any], name: str = '<result>') -> Dict[str, Dict[str, float]]:
+    """``{metric: {item id: value}}`` over the judged items of a results file; ``{}`` for a result with no judge.
+
+    ``judge_score`` (called ``safety_score`` on the safety rubric, as in the summary) is an item's judged overall
+    score (1–5). On the safety rubric ``violation_rate`` is 100 for an item the judge or a rule check flagged and 0
+    otherwise, so a mean difference is in percentage points. Items the judge never scored are left out.
+
+    Raises:
+        ValueError: naming ``name`` when the judge run is invalid (too few items parsed: its scores must not be
+            reported) or ``item_judgements`` is missing or malformed.
+    """
+    meta = meta_of(dict(result))
+    if not meta.get('judge') and 'item_judgements' not in result:
+        return {}
+    if meta.get('judge_valid') is False:
+        raise ValueError(f'{name}: judge run invalid ({meta.get("judge_invalid_reason", "no reason given")}); '
+                         'its judge scores are not reported')
+    entries = item_judgements(result, name)
+    # Older results may lack meta.rubric; only the safety rubric records a violation per item.
+    safety = meta.get('rubric') == 'safety' or (meta.get('rubric') is None and bool(entries)
+                                                and all('violation' in e for e in entries.values()))
+    scores = {k: float(e['overall']) for k, e in entries.items() if e['overall'] is not None}
+    out = {'safety_score' if safety else 'judge_score': scores}
+    if safety:
+        out['violation_rate'] = {k: 100.0 * bool(e.get('violation')) for k, e in entries.items()
+                                 if e['overall'] is not None and e.get('violation') is not None}
+    return out
+
+
+def _chains(result: Mapping[str, Any]) -> Optional[Dict[str, Optional[str]]]:
+    """``{item id: chain}`` from a result's details, ``None`` when they cannot be read (items are then the units)."""
+    try:
+        return {k: c for k, (_, c) in item_scores(result).items()}
+    except ValueError:
+        return None
+
+
+def compare_judged(results: Mapping[str, Mapping[str, Mapping[str, Any]]], a: str, b: str,
+                   resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
+                   ) -> Tuple[Dict[str, PairedDifference], Dict[str, Tuple[float, float]], List[str]]:
+    """Paired differences ``b − a`` of the judged metrics of every judged dataset both models have.
+
+    Rows are keyed ``'<dataset>:<metric>'`` (metrics as in :func:`judged_scores`); each is a paired bootstrap over
+    the items both have judged (stream = the row key), with chains taken from the details where they exist.
+
+    Returns:
+        ``(differences, means, notes)`` as :func:`compare_pair`; ``notes`` say which items were lost because one side
+        did not judge them, and which datasets could not be compared (an invalid judge run, one side unjudged).
+
+    Raises:
+        CompareError: when the two results are not comparable (naming what differs, the judge model included).
+    """
+    problems = comparability(results, a, b)
+    if problems:
+        raise CompareError(f'{a} and {b} must not be compared:\n' + '\n'.join(problems))
+    diffs: Dict[str, PairedDifference] = {}
+    means: Dict[str, Tuple[float, float]] = {}
+    notes: List[str] = []
+    for dataset in [d for d in results[a] if d in results[b]]:
+        try:
+            ja = judged_scores(results[a][dataset], f'{a} × {dataset}')
+            jb = judged_scores(results[b][dataset], f'{b} × {dataset}')
+        except ValueError as e:
+            notes.append(f'judged metrics not compared: {e}')
+            continue
+        if bool(ja) != bool(jb):
+            notes.append(f'{dataset}: judged for {a if ja else b} only; judged metrics not compared')
+            continue
+        chains = _chains(results[a][dataset]) or _chains(results[b][dataset])
+        for metric in [m for m in ja if m in jb]:
+            key = f'{dataset}:{metric}'
+            common = [k for k in ja[metric] if k in jb[metric]]
+            # One note per dataset: the violation rate covers the same judged items as the score.
+            if metric == next(iter(ja)) and (len(common) < len(ja[metric]) or len(common) < len(jb[metric])):
+                notes.append(f'{dataset}: {len(common)} items judged for both ({len(ja[metric]) - len(common)} judged '
+                             f'only for {a}, {len(jb[metric]) - len(common)} only for {b})')
+            if not common:
+                continue
+            diffs[key] = paired_difference(ja[metric], jb[metric], chains, resamples, seed, key)
+            means[key] = (sum(ja[metric][k] for k in common) / len(common),
+                          sum(jb[metric][k] for k in common) / len(common))
+    return diffs, means, notes
+
+
 def _verdict(d: PairedDifference, a: str, b: str) -> str:
     if d.low is None:
         return 'no interval*'
@@ -152,17 +244,21 @@ def _verdict(d: PairedDifference, a: str, b: str) -> str:
 
 
 def render_pair(a: str, b: str, diffs: Mapping[str, PairedDifference], means: Mapping[str, Tuple[float, float]],
-                order: Sequence[str], notes: Sequence[str] = ()) -> str:
-    """The table of one pair: subtasks, then groups, in ``order`` where it names them."""
+                order: Sequence[str], notes: Sequence[str] = (),
+                what: str = 'unified score U on the items both have', label: str = 'dataset') -> str:
+    """The table of one pair: subtasks, then groups, in ``order`` where it names them.
+
+    ``what`` names the measure in the title and ``label`` the first column (the judged table passes its own).
+    """
     rows = [r for r in order if r in diffs] + [r for r in diffs if r not in order]
     if not rows:
         return f'{b} − {a}: no dataset both have per-item scores for.'
     first = diffs[rows[0]]
-    width = max(len(r) for r in rows)
-    lines = [f'{b} − {a}: unified score U on the items both have ({100 * first.level:g} % {first.method}, '
+    width = max(len(r) for r in rows + [label])
+    lines = [f'{b} − {a}: {what} ({100 * first.level:g} % {first.method}, '
              f'{first.resamples} resamples, seed {first.seed}; MDE: smallest difference detectable with 80 % '
              f'power at α {1 - first.level:.2g})',
-             ' | '.join(['dataset'.ljust(width), 'n', a, b, 'difference [interval]', 'p', 'MDE', 'verdict'])]
+             ' | '.join([label.ljust(width), 'n', a, b, 'difference [interval]', 'p', 'MDE', 'verdict'])]
     for r in rows:
         d = diffs[r]
         interval = f'{d.estimate:+.2f} [{d.low:+.2f}, {d.high:+.2f}]' if d.low is not None else f'{d.estimate:+.2f}'
@@ -204,11 +300,19 @@ def compare_runs(runs: Sequence[str], models: Optional[Sequence[str]] = None, re
     for a, b in pairs_for(list(results), models):
         diffs, means, notes = compare_pair(results, a, b, groups, resamples, seed)
         out.append(render_pair(a, b, diffs, means, order, notes))
+        judged, judged_means, judged_notes = compare_judged(results, a, b, resamples, seed)
+        if judged:
+            rows = [f'{d}:{m}' for d in order for m in ('judge_score', 'safety_score', 'violation_rate')]
+            out.append(render_pair(a, b, judged, judged_means, rows, judged_notes, what=JUDGED_TITLE,
+                                   label='dataset:metric'))
+        elif judged_notes:
+            out.append('\n'.join([f'{b} − {a}: judged metrics: none compared'] +
+                                  [f'  note: {n}' for n in judged_notes]))
     if not groups:
         out.append('note: no summarizer config found in the run (configs/*.py): subtasks only, no dimension or '
                    'overall rows')
     return '\n\n'.join(out)
 
 
-__all__ = ['CompareError', 'compare_pair', 'compare_runs', 'comparability', 'load_run', 'pairs_for',
-           'render_pair', 'resolve_run', 'run_groups']
+__all__ = ['CompareError', 'JUDGED_TITLE', 'compare_judged', 'compare_pair', 'compare_runs', 'comparability',
+           'judged_scores', 'load_run', 'pairs_for', 'render_pair', 'resolve_run', 'run_groups']

@@ -128,6 +128,58 @@ def _sap_deltas(results: Mapping[str, Mapping[str, Mapping[str, Any]]], groups: 
     return parts
 
 
+def _agreement_cell(value: Any) -> str:
+    if isinstance(value, str):  # the reason the statistic is undefined: never a number standing in for it
+        return f'<td class="warn small" data-v="">{_e(value)}</td>'
+    if value.low is None:
+        return (f'<td data-v="{value.estimate:.4f}" title="{_e(value.warning)}">{value.estimate:.2f}'
+                '<span class="warn">*</span></td>')
+    mark = f'<span class="warn" title="{_e(value.warning)}">*</span>' if value.warning else ''
+    return (f'<td data-v="{value.estimate:.4f}">{value.estimate:.2f} <span class="small">[{value.low:.2f}, '
+            f'{value.high:.2f}]</span>{mark}</td>')
+
+
+def _agreement_section(run: str, metas: Sequence[Mapping[str, Any]]) -> List[str]:
+    """Judge–human agreement (weighted κ, Krippendorff's α) where review scores were merged; says so where not."""
+    from .judges.human_agreement import run_agreement
+    from .stats.agreement import BINNING
+
+    thresholds = sorted({m['review_threshold'] for m in metas
+                         if isinstance(m.get('review_threshold'), (int, float))})
+    threshold = thresholds[0] if len(thresholds) == 1 else None
+    try:
+        found = run_agreement(run, threshold=threshold)
+    except ValueError as e:
+        return [f'<h3>Judge–human agreement</h3><p class="warn" id="agreement">not computed: {_e(e)}</p>']
+    if found is None:
+        return ['<h3>Judge–human agreement</h3><p id="agreement">No human review scores have been merged into this '
+                'run, so there is no judge–human agreement to show. Export the review queue (<code>h2htalk review '
+                'export</code>), score it, then <code>h2htalk review merge</code>.</p>']
+    below = f'below {threshold:g}' if threshold is not None else 'below the review threshold'
+    first = next((v for row in found.rows.values() for v in row.values() if not isinstance(v, str)), None)
+    how = (f'{100 * first.level:g} % {_e(first.method)} interval ({first.resamples} resamples, seed {first.seed}; '
+           'the unit is the scenario, or the chain)' if first else 'bootstrap interval')
+    parts = ['<h3>Judge–human agreement</h3>',
+             f'<p class="small">The judge\'s overall score against the human review score of the same items: '
+             f'quadratic-weighted Cohen\'s κ (scores binned to the {_e(BINNING)}) and Krippendorff\'s α (interval '
+             f'metric, scores as they are), each with its {how}. <span class="warn">*</span> no interval, or '
+             'resamples left out (hover for why).</p>',
+             f'<p class="warn small" id="agreement-caveat">Caveat: the review queue holds only the items the judge '
+             f'scored {below}. On this restricted range κ and α are typically lower than agreement over all items '
+             'would be (range restriction), so read them as agreement on the low end of the scale, not as the judge\'s '
+             'overall reliability.</p>']
+    if not found.rows:
+        parts.append('<p class="warn" id="agreement">No reviewed item could be paired with its judgement.</p>')
+    else:
+        body = ''.join(f'<tr><td>{_e(name.replace("h2htalk_", ""))}</td><td>{found.n[name]}</td>'
+                       + _agreement_cell(row['kappa']) + _agreement_cell(row['alpha']) + '</tr>'
+                       for name, row in found.rows.items())
+        parts.append('<table class="sortable" id="agreement"><thead><tr><th>dataset</th><th>n reviewed</th>'
+                     f'<th>weighted κ [interval]</th><th>α [interval]</th></tr></thead><tbody>{body}</tbody></table>')
+    parts.extend(f'<p class="warn small">not paired: {_e(p)}</p>' for p in found.problems)
+    return parts
+
+
 def build_report(run_path: str) -> str:
     """The HTML page of a run folder (or the newest run of a work dir).
 
@@ -187,6 +239,7 @@ def build_report(run_path: str) -> str:
                          f'<td>{_e(r.get("judge_unparsed"))}</td><td>{_e(meta.get("judge_retries"))}</td>'
                          f'<td>{_e(meta.get("review_items"))}</td><td>{_e(meta.get("judge_valid"))}</td></tr>'
                          for m, d, meta, r in judged) + '</tbody></table>')
+        parts.extend(_agreement_section(run, [meta for _, _, meta, _ in judged]))
 
     options = ''.join(f'<option value="{_e(d)}">{_e(d)}</option>' for d in datasets)
     parts.append('<h2>Items</h2><p><select id="f-subtask" onchange="filterItems()"><option value="">all subtasks'

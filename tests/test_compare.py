@@ -109,3 +109,105 @@ def test_compare_imports_no_opencompass(run, capsys):
             'assert "opencompass" not in sys.modules, "imported OpenCompass"')
     proc = subprocess.run([sys.executable, '-c', code, str(run)], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
+
+
+JUDGED = dict(judge='local-judge:gpt-x', rubric_hash='abc123', judge_valid=True)
+
+
+def write_judged(run, model, dataset, overall, violation=None, meta=None):
+    """A judged results file as the judge evaluator writes it: U per item, ``item_judgements``, judge meta."""
+    write(run, model, dataset, [10.0] * len(overall),
+          meta=dict(JUDGED, rubric='safety' if violation else 'itinerary', **(meta or {})))
+    path = run / 'results' / model / f'{dataset}.json'
+    result = json.loads(path.read_text())
+    items = [{'id': f'{dataset}-{k}', 'overall': o} for k, o in enumerate(overall)]
+    for item, v in zip(items, violation or []):
+        item['violation'] = v
+    result['item_judgements'] = [items]   # OpenCompass wraps a list result in a one-item list
+    path.write_text(json.dumps(result))
+
+
+@pytest.fixture
+def judged(tmp_path):
+    run = tmp_path / 'judged'
+    # Safety: no SAP scores 2, 3, 2, 3, ... and violates on even items; SAP scores one point higher, never violates,
+    # and its judge left item 11 unjudged (it is not compared).
+    base = [2.0 + k % 2 for k in range(12)]
+    write_judged(run, 'm@nosap', 'h2htalk_safety', base, [k % 2 == 0 for k in range(12)])
+    write_judged(run, 'm@sap-v1', 'h2htalk_safety', [s + 1 for s in base[:11]] + [None], [False] * 11 + [None])
+    # Itinerary: the twins' judge scores differ by +0.5 and -0.5 alternately (mean 0: a tie).
+    write_judged(run, 'm@nosap', 'h2htalk_itinerary_basic', [3.0] * 12)
+    write_judged(run, 'm@sap-v1', 'h2htalk_itinerary_basic', [3.5, 2.5] * 6)
+    return run
+
+
+def test_judged_metrics_get_paired_differences_by_hand(judged, capsys):
+    from opencompass_h2htalk.stats import paired_difference
+
+    rc, out, err = compare(capsys, judged, '--resamples', 500)
+    assert rc == 0, err
+    head = 'm@sap-v1 − m@nosap: judged metrics on the items both have judged (judge score and safety score on the 1-5'
+    assert head in out
+    rows = {ln.split(' | ')[0].strip(): ln.split(' | ') for ln in out[out.index(head):].splitlines()[2:] if ' | ' in ln}
+    # Safety score: +1 on each of the 11 items both have judged -> +1 [+1, +1], p = 2/501, MDE 0.
+    assert rows['h2htalk_safety:safety_score'][1:] == ['11', '2.45', '3.45', '+1.00 [+1.00, +1.00]', '0.004', '0.00',
+                                                       'm@sap-v1 higher']
+    # Violation rate: items 0, 2, ..., 10 (6 of 11) go from 100 to 0 -> -600/11 = -54.55 points.
+    v = rows['h2htalk_safety:violation_rate']
+    expected = paired_difference({str(k): 100.0 * (k % 2 == 0) for k in range(11)}, {str(k): 0.0 for k in range(11)},
+                                 resamples=500, stream='h2htalk_safety:violation_rate')
+    assert expected.estimate == pytest.approx(-600 / 11)
+    assert v[1:4] == ['11', '54.55', '0.00'] and v[4] == f'-54.55 [{expected.low:+.2f}, {expected.high:+.2f}]'
+    assert v[5] == f'{expected.p_value:.3f}' and v[-1] == 'm@nosap higher'
+    # Itinerary: +0.5/-0.5 alternately, mean 0: a tie.
+    it = rows['h2htalk_itinerary_basic:judge_score']
+    assert it[1:4] == ['12', '3.00', '3.00'] and it[4].startswith('+0.00 [-') and it[-1] == 'tie'
+    assert out.count('note: h2htalk_safety: 11 items judged for both (1 judged only for m@nosap, 0 only for '
+                     'm@sap-v1)') == 1
+    # The U table is still there, first.
+    assert out.index('unified score U on the items both have') < out.index(head)
+
+
+def test_a_different_judge_model_is_refused(judged, capsys):
+    write_judged(judged, 'm@sap-v1', 'h2htalk_itinerary_basic', [3.5, 2.5] * 6, meta=dict(judge='other:gpt-y'))
+    rc, out, err = compare(capsys, judged)
+    assert rc == 1 and out == ''
+    assert ("judge for h2htalk_itinerary_basic differs: m@nosap: 'local-judge:gpt-x', m@sap-v1: 'other:gpt-y'"
+            in err)
+
+
+def test_an_invalid_judge_run_is_not_compared_on_judged_metrics(judged, capsys):
+    write_judged(judged, 'm@sap-v1', 'h2htalk_itinerary_basic', [3.5, 2.5] * 6,
+                 meta=dict(judge_valid=False, judge_invalid_reason='parse rate 50.0% is below the floor of 90%'))
+    rc, out, err = compare(capsys, judged)
+    assert rc == 0, err
+    assert ('note: judged metrics not compared: m@sap-v1 × h2htalk_itinerary_basic: judge run invalid (parse rate '
+            '50.0% is below the floor of 90%)') in out
+    assert 'h2htalk_itinerary_basic:judge_score' not in out and 'h2htalk_safety:safety_score' in out
+    # With no other judged set, the notes still say why under their own heading.
+    for twin in ('m@nosap', 'm@sap-v1'):
+        (judged / 'results' / twin / 'h2htalk_safety.json').unlink()
+    rc, out, err = compare(capsys, judged)
+    assert rc == 0, err
+    assert ('m@sap-v1 − m@nosap: judged metrics: none compared\n  note: judged metrics not compared: m@sap-v1 × '
+            'h2htalk_itinerary_basic: judge run invalid') in out
+
+
+def test_unjudged_runs_print_no_judged_table(run, capsys):
+    rc, out, _ = compare(capsys, run)
+    assert rc == 0 and 'judged metrics' not in out
+
+
+def test_judged_scores_of_one_result():
+    from opencompass_h2htalk.compare import judged_scores
+
+    items = [{'id': 'a', 'overall': 2.0, 'violation': True}, {'id': 'b', 'overall': None, 'violation': None},
+             {'id': 'c', 'overall': 4.5, 'violation': False}]
+    # A result without meta.rubric (older files): per-item violations mark the safety rubric.
+    assert judged_scores({'meta': [{'judge': 'j'}], 'item_judgements': [items]}) == {
+        'safety_score': {'a': 2.0, 'c': 4.5}, 'violation_rate': {'a': 100.0, 'c': 0.0}}
+    assert judged_scores({'meta': [{'judge': 'j', 'rubric': 'probe'}],
+                          'item_judgements': [{'id': 'a', 'overall': 3.0}]}) == {'judge_score': {'a': 3.0}}
+    assert judged_scores({'meta': [META], 'details': []}) == {}          # not judged
+    with pytest.raises(ValueError, match='x: no per-item judgements'):
+        judged_scores({'meta': [{'judge': 'j'}]}, 'x')

@@ -72,3 +72,79 @@ def test_report_without_twins_has_no_sap_section(run, tmp_path):  # noqa: F811
     out_file = tmp_path / 'page.html'
     assert main(['report', str(run), '-o', str(out_file)]) == 0
     assert 'SAP vs no SAP' not in out_file.read_text(encoding='utf-8')
+
+
+def judged_run(tmp_path):
+    """A judged run: itinerary_basic (4 queued items) and safety (12 queued items, the judge gave all 3.0)."""
+    from .test_compare import write_judged
+
+    run = tmp_path / 'judged'
+    judge = {'h2htalk_itinerary_basic': [1.0, 2.0, 3.0, 3.0], 'h2htalk_safety': [3.0] * 12}
+    for dataset, overall in judge.items():
+        write_judged(run, 'm@nosap', dataset, overall, [False] * len(overall) if 'safety' in dataset else None,
+                     meta=dict(review_threshold=3.5))
+        path = run / 'results' / 'm@nosap' / f'{dataset}.json'
+        result = json.loads(path.read_text())
+        for detail, o in zip(result['details'], overall):
+            detail['judge'] = [{'overall': o, 'rationale': '按评分标准'}]
+        path.write_text(json.dumps(result))
+    return run, judge
+
+
+def test_report_shows_judge_human_agreement_with_intervals_and_the_caveat(tmp_path):
+    from opencompass_h2htalk.stats import agreement
+
+    run, judge = judged_run(tmp_path)
+    human = {'h2htalk_itinerary_basic': [1.0, 2.0, 3.0, 2.0], 'h2htalk_safety': [1, 2, 3, 4, 5, 3] * 2}
+    scores = {f'm@nosap/{d}/{d}-{k}': h for d, hs in human.items() for k, h in enumerate(hs)}
+    scores['m@nosap/h2htalk_safety/ghost'] = 4.0   # no such item in the results: named, not paired
+    (run / 'review').mkdir()
+    (run / 'review' / 'adjudicated.json').write_text(json.dumps({'scores_file': 'x.csv', 'human_scores': scores}))
+    out_file = tmp_path / 'page.html'
+    assert main(['report', str(run), '-o', str(out_file)]) == 0
+    page = out_file.read_text(encoding='utf-8')
+    assert '<h3>Judge–human agreement</h3>' in page and 'id="agreement-caveat"' in page
+    assert 'only the items the judge scored below 3.5' in page and 'range restriction' in page
+    rows = {r.split('</td>')[0]: r for r in page.split('<table class="sortable" id="agreement">')[1]
+            .split('</table>')[0].split('<tr><td>')[1:]}
+    # itinerary_basic by hand (tests/stats/test_agreement.py): κ = 0.8, α = 32/39 = 0.82; 4 items: no interval.
+    assert rows['itinerary_basic'].startswith('itinerary_basic</td><td>4</td><td data-v="0.8000" title="only 4 '
+                                              'resampling unit(s)')
+    assert '<td data-v="0.8205" title="only 4 resampling unit(s)' in rows['itinerary_basic']
+    # safety: the judge gave every item 3, so κ is not a number; α is, with its interval.
+    assert '<td class="warn small" data-v="">undefined: the judge put every item in category 3' in rows['safety']
+    units = [f'h2htalk_safety/h2htalk_safety-{k}' for k in range(12)]
+    alpha = agreement(judge['h2htalk_safety'], human['h2htalk_safety'], 'alpha', units,
+                      stream='agreement:h2htalk_safety')
+    assert f'{alpha.estimate:.2f} <span class="small">[{alpha.low:.2f}, {alpha.high:.2f}]</span>' in rows['safety']
+    pooled = rows['all judged datasets (pooled)']
+    assert pooled.startswith('all judged datasets (pooled)</td><td>16</td>')
+    kappa = agreement(judge['h2htalk_itinerary_basic'] + judge['h2htalk_safety'],
+                      human['h2htalk_itinerary_basic'] + human['h2htalk_safety'], 'kappa',
+                      [f'h2htalk_itinerary_basic/h2htalk_itinerary_basic-{k}' for k in range(4)] + units,
+                      stream='agreement:all judged datasets (pooled)')
+    # Pooled κ: 13 of the judge's 16 scores are 3, so many resamples hold a constant judge (κ undefined there):
+    # the estimate is shown with the count, and no interval.
+    assert kappa.low is None and kappa.undefined_replicates > 50
+    assert (f'<td data-v="{kappa.estimate:.4f}" title="{kappa.undefined_replicates} of 1000 bootstrap resamples had '
+            'no defined quadratic-weighted Cohen kappa') in pooled
+    assert 'not paired: m@nosap/h2htalk_safety/ghost: no judged item with this id' in page
+
+
+def test_report_says_when_no_human_scores_were_merged(tmp_path):
+    run, _ = judged_run(tmp_path)
+    out_file = tmp_path / 'page.html'
+    assert main(['report', str(run), '-o', str(out_file)]) == 0
+    page = out_file.read_text(encoding='utf-8')
+    assert 'No human review scores have been merged into this run' in page
+    assert 'id="agreement-caveat"' not in page and 'weighted κ' not in page
+
+
+def test_report_names_an_unreadable_adjudicated_file(tmp_path):
+    run, _ = judged_run(tmp_path)
+    (run / 'review').mkdir()
+    (run / 'review' / 'adjudicated.json').write_text('{"human_scores": {', encoding='utf-8')
+    out_file = tmp_path / 'page.html'
+    assert main(['report', str(run), '-o', str(out_file)]) == 0
+    page = out_file.read_text(encoding='utf-8')
+    assert 'not computed: ' in page and 'adjudicated.json: not valid JSON (line 1)' in page

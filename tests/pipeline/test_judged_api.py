@@ -251,3 +251,52 @@ def test_table3_summary_and_no_new_judge_calls_on_rerun(judged):
     txt = sorted((judged['run'] / 'summary').glob('summary_*.txt'))[-1].read_text(encoding='utf-8')
     safety = [line for line in txt.splitlines() if line.startswith(f'h2htalk_safety | {TWINS[0]} | {TWINS[1]} | ')]
     assert len(safety) == 1 and safety[0].endswith(' | 2.00 | 5.00 | 100.00 | 0.00'), txt[-3000:]
+
+
+def test_compare_gives_paired_judged_metrics_of_the_real_twins(judged, capsys):
+    run = judged['run']
+    assert h2htalk(['compare', str(run)]) == 0
+    out = capsys.readouterr().out
+    head = f'{TWINS[1]} − {TWINS[0]}: judged metrics on the items both have judged'
+    assert head in out, out
+    rows = {ln.split(' | ')[0].strip(): ln.split(' | ') for ln in out[out.index(head):].splitlines() if ' | ' in ln}
+    # The scripted judge: itinerary 3 (no SAP) vs 4 (SAP), probes need_met 3 vs 4, safety 2 vs 5 with every no-SAP
+    # item a violation. Two items per set: too few to resample, so estimates without intervals.
+    for ds in ITINERARY + [p for p in PROBES if p != 'h2htalk_probe_ambiguous']:
+        assert rows[f'{ds}:judge_score'][1:5] == ['2', '3.00', '4.00', '+1.00'], ds
+        assert rows[f'{ds}:judge_score'][-1] == 'no interval*'
+    assert rows['h2htalk_safety:safety_score'][1:5] == ['2', '2.00', '5.00', '+3.00']
+    assert rows['h2htalk_safety:violation_rate'][1:5] == ['2', '100.00', '0.00', '-100.00']
+    # probe_ambiguous: the SAP twin's item 1 was never judged, so only item 0 is compared, and the note says so.
+    assert rows['h2htalk_probe_ambiguous:judge_score'][1:5] == ['1', '3.00', '4.00', '+1.00']
+    assert (f'note: h2htalk_probe_ambiguous: 1 items judged for both (1 judged only for {TWINS[0]}, 0 only for '
+            f'{TWINS[1]})') in out
+
+
+def test_report_shows_judge_human_agreement_of_the_real_run(judged, tmp_path):
+    from opencompass_h2htalk.judges.review import export
+    from opencompass_h2htalk.stats import interval_alpha, weighted_kappa
+
+    run, out = judged['run'], str(judged['cwd'] / 'out')
+    export(out, force=True)
+    with open(run / 'review/queue.csv', encoding='utf-8', newline='') as f:
+        queue = list(csv.DictReader(f))
+    human = {q['review_id']: float(1 + k % 5) for k, q in enumerate(queue)}
+    filled = tmp_path / 'agreement.jsonl'
+    filled.write_text(''.join(json.dumps({'review_id': r, 'human_score': h}) + '\n' for r, h in human.items()),
+                      encoding='utf-8')
+    assert h2htalk(['review', 'merge', out, str(filled)]) == 0
+    page_file = tmp_path / 'page.html'
+    assert h2htalk(['report', str(run), '-o', str(page_file)]) == 0
+    page = page_file.read_text(encoding='utf-8')
+    assert 'only the items the judge scored below 3.5' in page
+    table = page.split('<table class="sortable" id="agreement">')[1].split('</table>')[0]
+    rows = {r.split('</td>')[0]: r for r in table.split('<tr><td>')[1:]}
+    # Every no-SAP item of the nine judged sets is queued (judge 3, safety 2): 18 items, two per set.
+    judge = [float(q['judge_overall']) for q in queue]
+    assert len(judge) == 18 and rows['all judged datasets (pooled)'].startswith(
+        'all judged datasets (pooled)</td><td>18</td>')
+    for stat in (weighted_kappa, interval_alpha):
+        assert f'data-v="{stat(judge, list(human.values())):.4f}"' in rows['all judged datasets (pooled)'], stat
+    # Per set the judge gave both items the same score: κ is not a number there, and the page says why.
+    assert 'undefined: the judge put every item in category 3' in rows['itinerary_basic']
