@@ -33,8 +33,9 @@ var t=th.closest('table'),b=t.tBodies[0],rows=Array.from(b.rows),asc=th.dataset.
 rows.sort(function(x,y){var a=x.cells[i].dataset.v||x.cells[i].textContent,c=y.cells[i].dataset.v||y.cells[i].textContent;
 var na=parseFloat(a),nc=parseFloat(c);var r=(!isNaN(na)&&!isNaN(nc))?na-nc:a.localeCompare(c);return asc?r:-r;});
 rows.forEach(function(r){b.appendChild(r);});});});
-// The item browser's filter state lives in the URL fragment (#subtask=…&tag=key:value&score=u|judge&min=…&max=…&q=…),
-// so a filtered view can be linked to and a headless browser can load one. Unknown values are named, not dropped.
+// The item browser's filter state lives in the URL fragment
+// (#subtask=…&tag=key:value&score=u|judge&min=…&max=…&q=…), so a filtered view can be linked to and a headless
+// browser can load one. Unknown values are named, not dropped.
 var ITEM_KEYS=['subtask','tag','score','min','max','q'];
 function itemState(){var p=new URLSearchParams(location.hash.replace(/^#/,'')),s={};
 ITEM_KEYS.forEach(function(k){s[k]=p.get(k)||'';});return s;}
@@ -49,7 +50,8 @@ var key=s.score==='judge'?'judge':'u';c.score.value=key;
 ['min','max'].forEach(function(k){c[k].value=s[k];bounds[k]=s[k]===''?null:Number(s[k]);
 if(s[k]!==''&&isNaN(bounds[k])){notes.push(k+'="'+s[k]+'" is not a number: ignored');bounds[k]=null;}});
 c.q.value=s.q;var rows=document.querySelectorAll('#items tbody tr'),shown=0;
-rows.forEach(function(r){var tags=(r.dataset.tags||'').split('|'),v=r.dataset[key],n=(v===undefined||v==='')?NaN:Number(v);
+rows.forEach(function(r){var tags=(r.dataset.tags||'').split('|'),v=r.dataset[key];
+var n=(v===undefined||v==='')?NaN:Number(v);
 var ok=(!s.subtask||r.dataset.subtask===s.subtask)&&(!s.tag||tags.indexOf(s.tag)>=0)&&
 (bounds.min===null||(!isNaN(n)&&n>=bounds.min))&&(bounds.max===null||(!isNaN(n)&&n<=bounds.max))&&
 (!s.q||r.textContent.indexOf(s.q)>=0);r.style.display=ok?'':'none';if(ok){shown++;}});
@@ -203,9 +205,9 @@ def _item_browser(results: Mapping[str, Mapping[str, Mapping[str, Any]]], datase
     tag_options = ''.join(f'<option value="{_e(t)}">{_e(t)}</option>' for t in sorted(all_tags))
     note = (f'<p class="small warn">{untagged} item(s) have no tags in their results (written before the results '
             'recorded them): a tag filter never shows them.</p>' if untagged and rows else '')
-    return ['<h2>Items</h2><p class="small">Filters are kept in the address (<code>#subtask=…&amp;tag=emotion:…&amp;'
-            'score=u|judge&amp;min=…&amp;max=…&amp;q=…</code>), so a filtered view can be linked to. A score bound '
-            'hides the items without that score.</p>'
+    return ['<h2>Items</h2><p class="small">Filters are kept in the address (<code>#subtask=…&amp;'
+            'tag=emotion:…&amp;score=u|judge&amp;min=…&amp;max=…&amp;q=…</code>), so a filtered view can be linked '
+            'to. A score bound hides the items without that score.</p>'
             '<p><select id="f-subtask" onchange="filterItems()"><option value="">all subtasks</option>'
             f'{subtasks}</select> <select id="f-tag" onchange="filterItems()"><option value="">all tags</option>'
             f'{tag_options}</select> <select id="f-score" onchange="filterItems()"><option value="u">U</option>'
@@ -271,8 +273,9 @@ def _cost_section(run: str) -> List[str]:
                  '<th>last log line</th></tr></thead><tbody>' + ''.join(
                      f'<tr><td>{t.kind}</td><td>{_e(t.model)}</td><td>{_e(t.name)}</td>'
                      f'<td>{len(t.datasets) if t.datasets else "-"}</td>'
-                     f'<td data-v="{_number(t.seconds)}">{_e(_rate(t.seconds, "s") if t.seconds is not None else t.why)}'
-                     f'</td><td>{_e(t.start or "-")}</td><td>{_e(t.end or "-")}</td></tr>' for t in tasks)
+                     f'<td data-v="{_number(t.seconds)}">'
+                     f'{_e(_rate(t.seconds, "s") if t.seconds is not None else t.why)}</td>'
+                     f'<td>{_e(t.start or "-")}</td><td>{_e(t.end or "-")}</td></tr>' for t in tasks)
                  + '</tbody></table></details>')
     return parts
 
