@@ -242,9 +242,9 @@ def _cost_section(run: str) -> List[str]:
                      if os.path.isdir(p)})
     if not models:
         return parts + ['<p class="warn">no predictions/ in this run: nothing to measure.</p>']
-    rows, notes = [], []
+    rows, notes, configs = [], [], runtokens.run_models(run)
     for model in models:
-        counter, why = runtokens.token_counter(run, model)
+        counter, why = runtokens.token_counter(run, model, configs)
         try:
             sizes = runlogs.prediction_sizes(run, model, counter, why)
         except runlogs.RunLogError as e:

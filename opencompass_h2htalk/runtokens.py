@@ -9,6 +9,7 @@ from __future__ import annotations
 import glob
 import os
 import re
+from functools import lru_cache
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from .runlogs import prompt_text
@@ -53,23 +54,35 @@ def tokenizer_source(model_cfg: Dict[str, Any]) -> Tuple[Optional[str], str]:
     return None, f'no tokenizer: {path} is not a directory here (relative paths are read from the current folder)'
 
 
-def token_counter(run: str, model: str) -> Tuple[Optional[Callable[[Any, str], Tuple[int, int]]], str]:
+@lru_cache(maxsize=8)
+def _load(source: str) -> Any:
+    """The tokenizer at ``source``, loaded once per report (SAP twins share one)."""
+    from transformers import AutoTokenizer
+
+    return AutoTokenizer.from_pretrained(source, local_files_only=True, trust_remote_code=False)
+
+
+def token_counter(run: str, model: str, models: Optional[Dict[str, Dict[str, Any]]] = None
+                  ) -> Tuple[Optional[Callable[[Any, str], Tuple[int, int]]], str]:
     """A ``(origin_prompt, reply) -> (input tokens, output tokens)`` counter for ``model``, and what it uses.
+
+    Args:
+        run: The run folder.
+        model: The model's abbreviation (its folder under predictions/).
+        models: :func:`run_models` of the run, when the caller has read it already.
 
     Returns:
         ``(counter, description)``, or ``(None, why there is none)``; a tokenizer that fails to load is a reason,
         not an error, since the characters are still measured.
     """
-    cfg = run_models(run).get(model)
+    cfg = (run_models(run) if models is None else models).get(model)
     if cfg is None:
         return None, f'no tokenizer: {model} is not among the models of the run\'s dumped config'
     source, why = tokenizer_source(cfg)
     if source is None:
         return None, why
     try:
-        from transformers import AutoTokenizer
-
-        tok = AutoTokenizer.from_pretrained(source, local_files_only=True, trust_remote_code=False)
+        tok = _load(source)
     except Exception as e:  # noqa: BLE001 - any load failure means: no tokens, and the report says why
         return None, f'no tokenizer: loading {source} failed: {type(e).__name__}: {str(e)[:200]}'
     template = bool(getattr(tok, 'chat_template', None))
