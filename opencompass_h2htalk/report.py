@@ -4,8 +4,10 @@ What the page holds so far: a run card (plugin, OpenCompass and data versions, d
 judge and rubric hash where judged), a sortable leaderboard with bootstrap intervals for the overall score, the
 dimensions and every subtask, a bar chart of the subtasks per model (matplotlib, inline SVG), the SAP − no-SAP
 paired differences of every twin pair with intervals and p-values (the paper's Table 3 shape), judge reliability
-(parse rate, retries, unparsed items, review queue) for judged results, and a per-item browser filterable by subtask
-and text. Nothing is fetched at view time: styles, script and chart are inline. No OpenCompass import.
+(parse rate, retries, unparsed items, review queue) for judged results, cost and throughput per model (sizes from
+predictions/, wall times from logs/, :mod:`.runlogs`), and a per-item browser filterable by subtask, tag, score range
+and text, its state kept in the URL fragment. Nothing is fetched at view time: styles, script and chart are inline.
+No OpenCompass import.
 """
 from __future__ import annotations
 
