@@ -226,12 +226,12 @@ def _rate(value: Optional[float], unit: str) -> str:
     return 'unknown' if value is None else f'{value:.2f} {unit}'
 
 
-def _cost_section(run: str) -> List[str]:
+def _cost_section(run: str, scored: Sequence[str]) -> List[str]:
     """Cost and throughput per model: items, input/output size, wall time of the tasks, items/s and output/s.
 
     Sizes come from ``predictions/``, times from ``logs/`` (:mod:`.runlogs`); a time that cannot be derived is shown
     as "unknown" with the reason, never as 0. Tokens only where :mod:`.runtokens` finds the model's tokenizer on
-    this machine.
+    this machine. ``scored``: the models with results; one without predictions is named, not left out silently.
     """
     from . import runlogs, runtokens
 
@@ -242,9 +242,12 @@ def _cost_section(run: str) -> List[str]:
     tasks = runlogs.task_logs(run)
     models = sorted({os.path.basename(p) for p in glob.glob(os.path.join(run, 'predictions', '*'))
                      if os.path.isdir(p)})
+    unmeasured = [f'{m}: results but no predictions/{m} in this run (a resumed run keeps them in the folder that '
+                  'made them): not measured' for m in scored if m not in models]
     if not models:
-        return parts + ['<p class="warn">no predictions/ in this run: nothing to measure.</p>']
-    rows, notes, configs = [], [], runtokens.run_models(run)
+        return parts + ['<p class="warn">no predictions/ in this run: nothing to measure.</p>'] + [
+            f'<p class="small warn">{_e(n)}</p>' for n in unmeasured]
+    rows, notes, configs = [], unmeasured, runtokens.run_models(run)
     for model in models:
         counter, why = runtokens.token_counter(run, model, configs)
         try:
@@ -342,7 +345,7 @@ def build_report(run_path: str) -> str:
                          f'<td>{_e(meta.get("review_items"))}</td><td>{_e(meta.get("judge_valid"))}</td></tr>'
                          for m, d, meta, r in judged) + '</tbody></table>')
 
-    parts.extend(_cost_section(run))
+    parts.extend(_cost_section(run, list(results)))
     parts.extend(_item_browser(results, datasets))
     parts.append(f'<script>{_SCRIPT}</script></body></html>')
     return ''.join(parts)

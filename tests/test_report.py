@@ -140,3 +140,12 @@ def test_cost_section_from_predictions_and_logs(run, tmp_path):  # noqa: F811
     assert ('<td data-v="">unknown</td><td data-v="">unknown</td><td data-v="">unknown</td><td data-v="">unknown</td>'
             '</tr>') in page
     assert 'm@sap-v1: no inference task log (a --debug run logs to the terminal' in page
+
+
+def test_cost_section_names_models_without_predictions(run, tmp_path):  # noqa: F811
+    out_file = tmp_path / 'page.html'
+    assert main(['report', str(run), '-o', str(out_file)]) == 0
+    page = out_file.read_text(encoding='utf-8')
+    assert 'no predictions/ in this run: nothing to measure.' in page
+    for model in ('m@nosap', 'm@sap-v1'):
+        assert f'{model}: results but no predictions/{model} in this run' in page
