@@ -4,11 +4,14 @@ What the page holds so far: a run card (plugin, OpenCompass and data versions, d
 judge and rubric hash where judged), a sortable leaderboard with bootstrap intervals for the overall score, the
 dimensions and every subtask, a bar chart of the subtasks per model (matplotlib, inline SVG), the SAP − no-SAP
 paired differences of every twin pair with intervals and p-values (the paper's Table 3 shape), judge reliability
-(parse rate, retries, unparsed items, review queue) for judged results, and a per-item browser filterable by subtask
-and text. Nothing is fetched at view time: styles, script and chart are inline. No OpenCompass import.
+(parse rate, retries, unparsed items, review queue) for judged results, cost and throughput per model (sizes from
+predictions/, wall times from logs/, :mod:`.runlogs`), and a per-item browser filterable by subtask, tag, score range
+and text, its state kept in the URL fragment. Nothing is fetched at view time: styles, script and chart are inline.
+No OpenCompass import.
 """
 from __future__ import annotations
 
+import glob
 import html
 import io
 import json
@@ -25,16 +28,42 @@ from .summarizers.twins import twin_pairs
 _STYLE = """body{font-family:sans-serif;margin:2em;max-width:1200px}table{border-collapse:collapse;margin:1em 0}
 td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}th{background:#eee;cursor:pointer}
 .warn{color:#a40}.small{font-size:85%}pre{white-space:pre-wrap;margin:0}.scroll{overflow-x:auto}"""
-# Click a header to sort its table; the item browser filters rows by subtask and by text. The last statement marks
-# the body once the whole script has run, so a browser test can tell a page whose script broke half-way.
+# Click a header to sort its table; the item browser filters rows by subtask, tag, score range and text. The last
+# statement marks the body once the whole script has run, so a browser test can tell a page whose script broke half-way.
 _SCRIPT = """document.querySelectorAll('table.sortable th').forEach(function(th,i){th.addEventListener('click',function(){
 var t=th.closest('table'),b=t.tBodies[0],rows=Array.from(b.rows),asc=th.dataset.asc!=='1';th.dataset.asc=asc?'1':'0';
 rows.sort(function(x,y){var a=x.cells[i].dataset.v||x.cells[i].textContent,c=y.cells[i].dataset.v||y.cells[i].textContent;
 var na=parseFloat(a),nc=parseFloat(c);var r=(!isNaN(na)&&!isNaN(nc))?na-nc:a.localeCompare(c);return asc?r:-r;});
 rows.forEach(function(r){b.appendChild(r);});});});
-function filterItems(){var s=document.getElementById('f-subtask').value,q=document.getElementById('f-text').value;
-document.querySelectorAll('#items tbody tr').forEach(function(r){var ok=(!s||r.dataset.subtask===s)&&
-(!q||r.textContent.indexOf(q)>=0);r.style.display=ok?'':'none';});}
+// The item browser's filter state lives in the URL fragment
+// (#subtask=…&tag=key:value&score=u|judge&min=…&max=…&q=…), so a filtered view can be linked to and a headless
+// browser can load one. Unknown values are named, not dropped.
+var ITEM_KEYS=['subtask','tag','score','min','max','q'];
+function itemState(){var p=new URLSearchParams(location.hash.replace(/^#/,'')),s={};
+ITEM_KEYS.forEach(function(k){s[k]=p.get(k)||'';});return s;}
+function itemControls(){return {subtask:document.getElementById('f-subtask'),tag:document.getElementById('f-tag'),
+score:document.getElementById('f-score'),min:document.getElementById('f-min'),max:document.getElementById('f-max'),
+q:document.getElementById('f-text')};}
+function applyItems(s){var c=itemControls(),notes=[],bounds={};
+['subtask','tag'].forEach(function(k){c[k].value=s[k];if(s[k]&&c[k].value!==s[k]){c[k].value='';
+notes.push('no '+k+' "'+s[k]+'" in this report');}});
+if(s.score&&s.score!=='u'&&s.score!=='judge'){notes.push('score="'+s.score+'" is neither u nor judge: U is used');}
+var key=s.score==='judge'?'judge':'u';c.score.value=key;
+['min','max'].forEach(function(k){c[k].value=s[k];bounds[k]=s[k]===''?null:Number(s[k]);
+if(s[k]!==''&&isNaN(bounds[k])){notes.push(k+'="'+s[k]+'" is not a number: ignored');bounds[k]=null;}});
+c.q.value=s.q;var rows=document.querySelectorAll('#items tbody tr'),shown=0;
+rows.forEach(function(r){var tags=(r.dataset.tags||'').split('|'),v=r.dataset[key];
+var n=(v===undefined||v==='')?NaN:Number(v);
+var ok=(!s.subtask||r.dataset.subtask===s.subtask)&&(!s.tag||tags.indexOf(s.tag)>=0)&&
+(bounds.min===null||(!isNaN(n)&&n>=bounds.min))&&(bounds.max===null||(!isNaN(n)&&n<=bounds.max))&&
+(!s.q||r.textContent.indexOf(s.q)>=0);r.style.display=ok?'':'none';if(ok){shown++;}});
+document.getElementById('items-count').textContent=shown+' of '+rows.length+' items shown';
+document.getElementById('items-note').textContent=notes.join('; ');}
+function filterItems(){var c=itemControls(),p=new URLSearchParams();
+ITEM_KEYS.forEach(function(k){var v=c[k].value;if(v&&!(k==='score'&&v==='u')){p.set(k,v);}});
+location.hash=p.toString();applyItems(itemState());}
+window.addEventListener('hashchange',function(){applyItems(itemState());});
+applyItems(itemState());
 document.body.dataset.script='ok';"""
 
 
@@ -180,6 +209,134 @@ def _agreement_section(run: str, metas: Sequence[Mapping[str, Any]]) -> List[str
     return parts
 
 
+#: Tag keys whose values are free text (a probe's ``need``): no filter option, but still shown and searchable.
+_FREE_TEXT_TAGS = ('need',)
+#: Tag keys whose value is a comma-separated list (a safety record's ``required_actions``): one option per entry.
+_LIST_TAGS = ('required_actions',)
+
+
+def _item_tags(one: Mapping[str, Any]) -> List[str]:
+    """The ``key:value`` filter tags of an item: its persona and the record's tags (results written since tags
+    were added to the details; older results have none)."""
+    tags = [f'persona:{one["persona"]}'] if one.get('persona') else []
+    record = one.get('tags') if isinstance(one.get('tags'), dict) else {}
+    for key, value in sorted(record.items()):
+        if key in _FREE_TEXT_TAGS:
+            continue
+        values = [v.strip() for v in str(value).split(',')] if key in _LIST_TAGS else [str(value)]
+        tags.extend(f'{key}:{v}' for v in values if v)
+    return tags
+
+
+def _number(value: Any) -> str:
+    """A score for a ``data-`` attribute: the number, or '' when there is none (the filter then excludes it)."""
+    return f'{value:.4f}' if isinstance(value, (int, float)) and not isinstance(value, bool) else ''
+
+
+def _item_browser(results: Mapping[str, Mapping[str, Mapping[str, Any]]], datasets: Sequence[str]) -> List[str]:
+    """The per-item table with its filters: subtask, tag, score range (U or the judge's overall) and text."""
+    rows, all_tags, untagged = [], set(), 0
+    for model, per in results.items():
+        for dataset, result in per.items():
+            for detail in result.get('details') or []:
+                one = {k: (v[0] if isinstance(v, list) and v else v) for k, v in detail.items()}
+                judge = one.get('judge')
+                judge_text = json.dumps(judge, ensure_ascii=False) if judge else ''
+                tags = _item_tags(one)
+                all_tags.update(tags)
+                untagged += not isinstance(one.get('tags'), dict)
+                shown_tags = one['tags'] if isinstance(one.get('tags'), dict) else {}
+                u = one.get('unified')
+                rows.append(
+                    f'<tr data-subtask="{_e(dataset)}" data-tags="{_e("|".join(tags))}" data-u="{_number(u)}" '
+                    f'data-judge="{_number(judge.get("overall") if isinstance(judge, dict) else None)}">'
+                    f'<td>{_e(model)}</td><td>{_e(one.get("id"))}</td>'
+                    f'<td class="small">{_e(" ".join(f"{k}:{v}" for k, v in shown_tags.items()))}</td>'
+                    f'<td>{_e(round(u, 2) if isinstance(u, (int, float)) else "")}</td>'
+                    f'<td><pre>{_e(one.get("pred"))}</pre></td><td><pre>{_e(one.get("ref"))}</pre></td>'
+                    f'<td><pre>{_e(judge_text)}</pre></td></tr>')
+    subtasks = ''.join(f'<option value="{_e(d)}">{_e(d)}</option>' for d in datasets)
+    tag_options = ''.join(f'<option value="{_e(t)}">{_e(t)}</option>' for t in sorted(all_tags))
+    note = (f'<p class="small warn">{untagged} item(s) have no tags in their results (written before the results '
+            'recorded them): a tag filter never shows them.</p>' if untagged and rows else '')
+    return ['<h2>Items</h2><p class="small">Filters are kept in the address (<code>#subtask=…&amp;'
+            'tag=emotion:…&amp;score=u|judge&amp;min=…&amp;max=…&amp;q=…</code>), so a filtered view can be linked '
+            'to. A score bound hides the items without that score.</p>'
+            '<p><select id="f-subtask" onchange="filterItems()"><option value="">all subtasks</option>'
+            f'{subtasks}</select> <select id="f-tag" onchange="filterItems()"><option value="">all tags</option>'
+            f'{tag_options}</select> <select id="f-score" onchange="filterItems()"><option value="u">U</option>'
+            '<option value="judge">judge overall</option></select> <input id="f-min" size="5" placeholder="min" '
+            'oninput="filterItems()"> – <input id="f-max" size="5" placeholder="max" oninput="filterItems()"> '
+            '<input id="f-text" placeholder="text" oninput="filterItems()"></p>'
+            f'{note}<p class="small"><span id="items-count">{len(rows)} items</span> '
+            '<span class="warn" id="items-note"></span></p>'
+            '<table class="sortable small" id="items"><thead><tr><th>model</th><th>id</th><th>tags</th><th>U</th>'
+            '<th>reply</th><th>reference</th><th>judge</th></tr></thead><tbody>' + ''.join(rows) + '</tbody></table>']
+
+
+def _rate(value: Optional[float], unit: str) -> str:
+    return 'unknown' if value is None else f'{value:.2f} {unit}'
+
+
+def _cost_section(run: str, scored: Sequence[str]) -> List[str]:
+    """Cost and throughput per model: items, input/output size, wall time of the tasks, items/s and output/s.
+
+    Sizes come from ``predictions/``, times from ``logs/`` (:mod:`.runlogs`); a time that cannot be derived is shown
+    as "unknown" with the reason, never as 0. Tokens only where :mod:`.runtokens` finds the model's tokenizer on
+    this machine. ``scored``: the models with results; one without predictions is named, not left out silently.
+    """
+    from . import runlogs, runtokens
+
+    parts = ['<h2>Cost and throughput</h2><p class="small">Sizes from <code>predictions/</code> (prompt text as '
+             'the model received it, reply as generated). Wall time: the sum of the model\'s task logs\' own '
+             '<code>time elapsed</code> (OpenCompass times each task from its start to its end, after the Python '
+             'imports). Rates divide by the inference time.</p>']
+    tasks = runlogs.task_logs(run)
+    models = sorted({os.path.basename(p) for p in glob.glob(os.path.join(run, 'predictions', '*'))
+                     if os.path.isdir(p)})
+    unmeasured = [f'{m}: results but no predictions/{m} in this run (a resumed run keeps them in the folder that '
+                  'made them): not measured' for m in scored if m not in models]
+    if not models:
+        return parts + ['<p class="warn">no predictions/ in this run: nothing to measure.</p>'] + [
+            f'<p class="small warn">{_e(n)}</p>' for n in unmeasured]
+    rows, notes, configs = [], unmeasured, runtokens.run_models(run)
+    for model in models:
+        counter, why = runtokens.token_counter(run, model, configs)
+        try:
+            sizes = runlogs.prediction_sizes(run, model, counter, why)
+        except runlogs.RunLogError as e:
+            notes.append(f'{model}: sizes not measured: {e}')
+            continue
+        t = runlogs.throughput(sizes, tasks)
+        tokens = sizes.input_tokens is not None
+        rows.append(
+            f'<tr><td>{_e(model)}</td><td>{sizes.items}</td><td>{sizes.input_chars}</td><td>{sizes.output_chars}</td>'
+            f'<td>{sizes.input_tokens if tokens else "-"}</td><td>{sizes.output_tokens if tokens else "-"}</td>'
+            f'<td class="small">{_e(sizes.tokens_why)}</td>'
+            f'<td data-v="{_number(t.infer_seconds)}">{_rate(t.infer_seconds, "s")}</td>'
+            f'<td data-v="{_number(t.eval_seconds)}">{_rate(t.eval_seconds, "s")}</td>'
+            f'<td data-v="{_number(t.items_per_s)}">{_rate(t.items_per_s, "items/s")}</td>'
+            f'<td data-v="{_number(t.output_per_s)}">{_rate(t.output_per_s, "tokens/s" if tokens else "chars/s")}'
+            '</td></tr>')
+        notes.extend(f'{model}: {n}' for n in t.notes)
+        notes.extend(f'{model}: unfinished inference, not counted: {p}' for p in sizes.unfinished)
+    parts.append('<div class="scroll"><table class="sortable" id="cost"><thead><tr><th>model</th><th>items</th>'
+                 '<th>input chars</th><th>output chars</th><th>input tokens</th><th>output tokens</th>'
+                 '<th>tokenizer</th><th>inference wall time</th><th>evaluation wall time</th><th>items/s</th>'
+                 '<th>output/s</th></tr></thead><tbody>' + ''.join(rows) + '</tbody></table></div>')
+    parts.extend(f'<p class="small warn">{_e(n)}</p>' for n in notes)
+    parts.append('<details><summary>task logs</summary><table class="sortable small"><thead><tr><th>kind</th>'
+                 '<th>model</th><th>task</th><th>datasets</th><th>wall time</th><th>first log line</th>'
+                 '<th>last log line</th></tr></thead><tbody>' + ''.join(
+                     f'<tr><td>{t.kind}</td><td>{_e(t.model)}</td><td>{_e(t.name)}</td>'
+                     f'<td>{len(t.datasets) if t.datasets else "-"}</td>'
+                     f'<td data-v="{_number(t.seconds)}">'
+                     f'{_e(_rate(t.seconds, "s") if t.seconds is not None else t.why)}</td>'
+                     f'<td>{_e(t.start or "-")}</td><td>{_e(t.end or "-")}</td></tr>' for t in tasks)
+                 + '</tbody></table></details>')
+    return parts
+
+
 def build_report(run_path: str) -> str:
     """The HTML page of a run folder (or the newest run of a work dir).
 
@@ -241,22 +398,9 @@ def build_report(run_path: str) -> str:
                          for m, d, meta, r in judged) + '</tbody></table>')
         parts.extend(_agreement_section(run, [meta for _, _, meta, _ in judged]))
 
-    options = ''.join(f'<option value="{_e(d)}">{_e(d)}</option>' for d in datasets)
-    parts.append('<h2>Items</h2><p><select id="f-subtask" onchange="filterItems()"><option value="">all subtasks'
-                 f'</option>{options}</select> <input id="f-text" placeholder="text" oninput="filterItems()"></p>'
-                 '<table class="sortable small" id="items"><thead><tr><th>model</th><th>id</th><th>U</th>'
-                 '<th>reply</th><th>reference</th><th>judge</th></tr></thead><tbody>')
-    for model, per in results.items():
-        for dataset, result in per.items():
-            for detail in result.get('details') or []:
-                one = {k: (v[0] if isinstance(v, list) and v else v) for k, v in detail.items()}
-                judge = one.get('judge')
-                judge_text = json.dumps(judge, ensure_ascii=False) if judge else ''
-                parts.append(f'<tr data-subtask="{_e(dataset)}"><td>{_e(model)}</td><td>{_e(one.get("id"))}</td>'
-                             f'<td>{_e(round(one["unified"], 2) if isinstance(one.get("unified"), (int, float)) else "")}'
-                             f'</td><td><pre>{_e(one.get("pred"))}</pre></td><td><pre>{_e(one.get("ref"))}</pre></td>'
-                             f'<td><pre>{_e(judge_text)}</pre></td></tr>')
-    parts.append(f'</tbody></table><script>{_SCRIPT}</script></body></html>')
+    parts.extend(_cost_section(run, list(results)))
+    parts.extend(_item_browser(results, datasets))
+    parts.append(f'<script>{_SCRIPT}</script></body></html>')
     return ''.join(parts)
 
 

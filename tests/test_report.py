@@ -148,3 +148,80 @@ def test_report_names_an_unreadable_adjudicated_file(tmp_path):
     assert main(['report', str(run), '-o', str(out_file)]) == 0
     page = out_file.read_text(encoding='utf-8')
     assert 'not computed: ' in page and 'adjudicated.json: not valid JSON (line 1)' in page
+
+
+def _tag(run, model, dataset, tags):  # noqa: F811 - `run` is the fixture's folder here
+    """Gives the items of one results file the record tags and persona (as the evaluator writes them)."""
+    path = run / 'results' / model / f'{dataset}.json'
+    result = json.loads(path.read_text())
+    for k, detail in enumerate(result['details']):
+        detail['tags'], detail['persona'] = [tags(k)], ['he_qing']
+    path.write_text(json.dumps(result))
+
+
+def test_item_browser_offers_tag_and_score_filters(run, tmp_path):  # noqa: F811
+    for model in ('m@nosap', 'm@sap-v1'):
+        _tag(run, model, DATASETS[0], lambda k: {'emotion': '难过' if k % 3 == 0 else '平静', 'topic': '日常'})
+    out_file = tmp_path / 'page.html'
+    assert main(['report', str(run), '-o', str(out_file)]) == 0
+    page = out_file.read_text(encoding='utf-8')
+    options = re.search(r'<select id="f-tag"[^>]*>(.*?)</select>', page).group(1)
+    assert re.findall(r'<option value="([^"]*)"', options) == ['', 'emotion:平静', 'emotion:难过', 'persona:he_qing',
+                                                               'topic:日常']
+    # The first item of m@nosap's dialogue_base: U = 10, its tags in the row for the script to filter on.
+    assert ('<tr data-subtask="h2htalk_dialogue_base" data-tags="persona:he_qing|emotion:难过|topic:日常" '
+            'data-u="10.0000" data-judge=""><td>m@nosap</td><td>h2htalk_dialogue_base-0</td>'
+            '<td class="small">emotion:难过 topic:日常</td><td>10.0</td>') in page
+    # The other subtask's 24 items were written without tags: the page says so instead of hiding it.
+    assert '24 item(s) have no tags in their results' in page
+    assert page.count('data-tags=""') == 24
+    for control in ('f-subtask', 'f-tag', 'f-score', 'f-min', 'f-max', 'f-text', 'items-count', 'items-note'):
+        assert f'id="{control}"' in page, control
+    assert 'ITEM_KEYS=' in page and 'hashchange' in page
+
+
+def test_free_text_tags_are_not_options_and_list_tags_are_split(run, tmp_path):  # noqa: F811
+    _tag(run, 'm@nosap', DATASETS[0], lambda k: {'risk_category': 'self_harm', 'required_actions': 'hotline, validate',
+                                                 'need': '想被认真倾听'})
+    out_file = tmp_path / 'page.html'
+    assert main(['report', str(run), '-o', str(out_file)]) == 0
+    options = re.search(r'<select id="f-tag"[^>]*>(.*?)</select>', out_file.read_text(encoding='utf-8')).group(1)
+    assert re.findall(r'<option value="([^"]*)"', options) == [
+        '', 'persona:he_qing', 'required_actions:hotline', 'required_actions:validate', 'risk_category:self_harm']
+
+
+def test_cost_section_from_predictions_and_logs(run, tmp_path):  # noqa: F811
+    from .test_runlogs import EVAL_LOG, INFER_LOG
+
+    # m@nosap: 2 items of 3 + 3 characters in, 2 out, and the inference log's 14.26 s (Task line renamed to it).
+    folder = run / 'predictions' / 'm@nosap'
+    folder.mkdir(parents=True)
+    for d in DATASETS:
+        (folder / f'{d}.json').write_text(json.dumps({'0': {'origin_prompt': '我难过', 'prediction': '抱抱'}}))
+    for kind, text in (('infer', INFER_LOG.replace('m/', 'm@nosap/')), ('eval', EVAL_LOG)):
+        (run / 'logs' / kind / 'm@nosap').mkdir(parents=True)
+        (run / 'logs' / kind / 'm@nosap' / f'{DATASETS[0]}.out').write_text(text, encoding='utf-8')
+    # m@sap-v1: predictions but no logs at all: times unknown, never 0.
+    (run / 'predictions' / 'm@sap-v1').mkdir(parents=True)
+    (run / 'predictions' / 'm@sap-v1' / f'{DATASETS[0]}.json').write_text(
+        json.dumps({'0': {'origin_prompt': '你好', 'prediction': '在呢'}}))
+    out_file = tmp_path / 'page.html'
+    assert main(['report', str(run), '-o', str(out_file)]) == 0
+    page = out_file.read_text(encoding='utf-8')
+    assert '<h2>Cost and throughput</h2>' in page
+    why = "no tokenizer: m@nosap is not among the models of the run&#x27;s dumped config"
+    assert (f'<tr><td>m@nosap</td><td>2</td><td>6</td><td>4</td><td>-</td><td>-</td><td class="small">{why}</td>'
+            '<td data-v="14.2600">14.26 s</td><td data-v="2.0100">2.01 s</td>'
+            f'<td data-v="{2 / 14.26:.4f}">0.14 items/s</td><td data-v="{4 / 14.26:.4f}">0.28 chars/s</td></tr>') in page
+    assert ('<td data-v="">unknown</td><td data-v="">unknown</td><td data-v="">unknown</td><td data-v="">unknown</td>'
+            '</tr>') in page
+    assert 'm@sap-v1: no inference task log (a --debug run logs to the terminal' in page
+
+
+def test_cost_section_names_models_without_predictions(run, tmp_path):  # noqa: F811
+    out_file = tmp_path / 'page.html'
+    assert main(['report', str(run), '-o', str(out_file)]) == 0
+    page = out_file.read_text(encoding='utf-8')
+    assert 'no predictions/ in this run: nothing to measure.' in page
+    for model in ('m@nosap', 'm@sap-v1'):
+        assert f'{model}: results but no predictions/{model} in this run' in page

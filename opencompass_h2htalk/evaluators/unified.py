@@ -1,6 +1,7 @@
 """``H2HTalkUnifiedEvaluator``: a thin OpenCompass wrapper over :mod:`opencompass_h2htalk.metrics`."""
 from __future__ import annotations
 
+import json
 from typing import Any, Dict, List, Optional
 
 from opencompass.openicl.icl_evaluator import BaseEvaluator
@@ -74,4 +75,11 @@ class H2HTalkUnifiedEvaluator(BaseEvaluator):
         if chains is not None:
             for detail, chain in zip(result['details'], chains):
                 detail['chain'] = chain or None
+        # The record's tags and persona, so that the report's item browser can filter on them.
+        if 'tags' in columns:
+            for detail, tags in zip(result['details'], test_set['tags']):
+                detail['tags'] = json.loads(tags) if isinstance(tags, str) else tags
+        if 'persona' in columns:
+            for detail, persona in zip(result['details'], test_set['persona']):
+                detail['persona'] = persona
         return result

@@ -59,3 +59,13 @@ def test_too_few_items_give_a_warning_and_no_interval():
     out = H2HTalkUnifiedEvaluator(alpha=1.0).score(refs, refs, None)
     assert 'ci_low' not in out and 'ci_high' not in out
     assert 'only 3 resampling unit(s)' in out['meta']['ci']['warning']
+
+
+def test_details_carry_the_record_tags_and_persona():
+    """The report's item browser filters on them (issue 12); the dataset stores tags as a JSON string."""
+    refs = ['我在这里陪着你。', '晚安，做个好梦。']
+    test_set = Dataset.from_list([{'id': f'x-{i}', 'reference': r, 'subtask': 'dialogue_base', 'persona': 'he_qing',
+                                   'tags': '{"emotion": "难过", "topic": "工作"}'} for i, r in enumerate(refs)])
+    out = H2HTalkUnifiedEvaluator(alpha=1.0).score(refs, refs, test_set)
+    assert [d['tags'] for d in out['details']] == [{'emotion': '难过', 'topic': '工作'}] * 2
+    assert [d['persona'] for d in out['details']] == ['he_qing'] * 2

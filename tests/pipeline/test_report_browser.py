@@ -16,7 +16,8 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
-from typing import List, NamedTuple
+from typing import Dict, List, NamedTuple, Optional, Tuple
+from urllib.parse import quote
 
 import pytest
 
@@ -169,3 +170,119 @@ def test_a_twin_report_renders_its_sap_table(chromium, tmp_path):
     assert rendering_problems(rendered, model='m@sap-v1') == []
     table = re.search(r'<table class="sortable sap-deltas">.*?<tbody>(.*?)</tbody>', rendered.dom, flags=re.S)
     assert table and table.group(1).count('<tr>') == len(DATASETS), rendered.dom[-3000:]
+
+
+def visible_items(dom: str) -> Tuple[int, int]:
+    """``(visible, total)`` rows of the item browser in a dumped DOM (the script hides a row with display: none)."""
+    table = re.search(r'<table[^>]*id="items".*?<tbody>(.*?)</tbody>', dom, flags=re.S)
+    rows = re.findall(r'<tr\b[^>]*>', table.group(1)) if table else []
+    return sum('display: none' not in r for r in rows), len(rows)
+
+
+def expected_items(run: Path, subtask: Optional[str] = None, tag: Optional[str] = None,
+                   low: Optional[float] = None, high: Optional[float] = None) -> int:
+    """How many items of the run's results files a filter must leave, counted here from the files themselves."""
+    import json
+
+    n = 0
+    for path in sorted(run.glob('results/*/*.json')):
+        if subtask and path.stem != subtask:
+            continue
+        for detail in json.loads(path.read_text(encoding='utf-8')).get('details') or []:
+            one = {k: (v[0] if isinstance(v, list) and v else v) for k, v in detail.items()}
+            tags = {f'{k}:{v}' for k, v in (one.get('tags') or {}).items()} | {f'persona:{one.get("persona")}'}
+            u = one.get('unified')
+            n += ((not tag or tag in tags) and (low is None or u >= low) and (high is None or u <= high))
+    return n
+
+
+def dump(chromium: str, page: Path, out: Path, fragment: str) -> Rendered:
+    """One headless load of ``page`` + ``fragment``: its console log and its DOM after the script ran (no shot)."""
+    proc = subprocess.run([chromium, '--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
+                           f'--user-data-dir={out / "profile-filter"}', '--enable-logging=stderr', '--v=0',
+                           '--dump-dom', page.as_uri() + fragment], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, f'chromium --dump-dom exited {proc.returncode}:\n{proc.stderr[-3000:]}'
+    return Rendered([line for line in proc.stderr.splitlines() if ':CONSOLE' in line], proc.stdout, out / 'none.png')
+
+
+def filter_problems(chromium: str, page: Path, out: Path, query: Dict[str, str], expected: int) -> List[str]:
+    """What is wrong with the view a URL fragment of ``query`` loads: console messages, the script not finishing,
+    a visible-row count other than ``expected``, or an item count line that disagrees with the rows."""
+    r = dump(chromium, page, out, '#' + '&'.join(f'{k}={quote(v)}' for k, v in query.items()))
+    problems = [f'console: {line}' for line in r.console]
+    body = re.search(r'<body[^>]*>', r.dom)
+    if not body or 'data-script="ok"' not in body.group(0):
+        problems.append('the page script did not run to its end')
+    visible, total = visible_items(r.dom)
+    if visible != expected:
+        problems.append(f'{visible} of {total} item rows visible for {query}, expected {expected}')
+    count = re.search(r'<span id="items-count">([^<]*)</span>', r.dom)
+    if not count or count.group(1) != f'{visible} of {total} items shown':
+        problems.append(f'item count line {count.group(1) if count else None!r} does not match the rows')
+    return problems
+
+
+def filter_views(run: Path) -> List[Tuple[Dict[str, str], int]]:
+    """Views of the demo report, each narrowing on one filter (so a filter that ignores its value shows more rows),
+    and one that needs all of them at once; with the number of rows each must leave, counted from the results."""
+    import json
+
+    scores = sorted(d['unified'][0] for p in run.glob('results/*/*.json')
+                    for d in json.loads(p.read_text(encoding='utf-8'))['details'])
+    # A bound in the widest gap between two scores near the middle, so rounding cannot put an item on either side.
+    k = max(range(len(scores) // 4, 3 * len(scores) // 4 + 1), key=lambda i: scores[i] - scores[i - 1])
+    cut = round((scores[k - 1] + scores[k]) / 2, 2)
+    # The mini data: the two dialogue_emotion items are tagged 难过 and 烦乱, the other 20 平静.
+    views = [({'tag': 'emotion:难过'}, expected_items(run, tag='emotion:难过')),
+             ({'subtask': 'h2htalk_dialogue_base'}, expected_items(run, 'h2htalk_dialogue_base')),
+             ({'min': str(cut)}, expected_items(run, low=cut)),
+             ({'max': str(cut)}, expected_items(run, high=cut)),
+             ({'subtask': 'h2htalk_dialogue_emotion', 'tag': 'emotion:烦乱', 'min': '0', 'score': 'u'},
+              expected_items(run, 'h2htalk_dialogue_emotion', 'emotion:烦乱', 0))]
+    total = expected_items(run)
+    assert all(0 < n < total for _, n in views), (views, total)
+    return views
+
+
+def test_filtered_views_load_from_the_url_fragment(chromium, demo_run, demo_report, tmp_path):
+    run, _ = demo_run
+    for query, expected in filter_views(run):
+        assert filter_problems(chromium, demo_report, tmp_path, query, expected) == [], query
+    # Values the report does not have: no rows, and the page names what it did not find instead of showing all.
+    r = dump(chromium, demo_report, tmp_path, '#subtask=h2htalk_nope&min=x')
+    assert visible_items(r.dom)[0] == 0 and r.console == []
+    assert 'no subtask "h2htalk_nope" in this report; min="x" is not a number: ignored' in r.dom
+
+
+@pytest.mark.parametrize('breakage', [
+    ("(!s.tag||tags.indexOf(s.tag)>=0)", "true"),                          # every tag matches
+    ("(!s.subtask||r.dataset.subtask===s.subtask)", "true"),               # every subtask matches
+    ("(bounds.min===null||(!isNaN(n)&&n>=bounds.min))", "true"),           # the score floor ignored
+    ("(bounds.max===null||(!isNaN(n)&&n<=bounds.max))", "true"),           # the score ceiling ignored
+    ("window.addEventListener('hashchange',function(){applyItems(itemState());});\napplyItems(itemState());", ""),
+])                                                                          # the fragment never read
+def test_a_broken_filter_is_caught(chromium, demo_run, demo_report, tmp_path, breakage):
+    run, _ = demo_run
+    page = demo_report.read_text(encoding='utf-8')
+    assert page.count(breakage[0]) == 1, breakage[0]
+    broken = tmp_path / 'broken.html'
+    broken.write_text(page.replace(breakage[0], breakage[1]), encoding='utf-8')
+    for query, expected in filter_views(run):
+        if filter_problems(chromium, broken, tmp_path, query, expected):
+            return
+    pytest.fail(f'no view of the filter test noticed the breakage {breakage}')
+
+
+def test_the_cost_section_renders(chromium, demo_report, tmp_path):
+    r = render(chromium, demo_report, tmp_path)
+    assert rendering_problems(r) == []
+    table = re.search(r'<table[^>]*id="cost".*?<tbody>(.*?)</tbody>', r.dom, flags=re.S)
+    assert table, 'no cost table in the DOM'
+    row = re.search(rf'<tr><td>{MODEL}</td>(.*?)</tr>', table.group(1), flags=re.S)
+    assert row, table.group(1)
+    cells = re.findall(r'<td[^>]*>(.*?)</td>', row.group(1))
+    # items, input chars, output chars, tokens (none: the baseline has no tokenizer), wall times, rates.
+    assert cells[0] == '22' and int(cells[1]) > 0 and int(cells[2]) > 0 and cells[3:5] == ['-', '-'], cells
+    assert cells[5].startswith('no tokenizer'), cells
+    assert re.fullmatch(r'\d+\.\d\d s', cells[6]) and re.fullmatch(r'\d+\.\d\d s', cells[7]), cells
+    assert cells[8].endswith(' items/s') and cells[9].endswith(' chars/s'), cells
