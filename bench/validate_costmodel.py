@@ -226,7 +226,8 @@ def measure(out: Path, sweep: Dict, planned_names: List[str]) -> Dict:
 
 def _log_moment(text: str, prefix: str, year: int) -> Optional[float]:
     for line in text.splitlines():
-        m = re.match(r'^(\d\d/\d\d \d\d:\d\d:\d\d) - OpenCompass - [A-Z]+ - (.*)$', line.strip())
+        m = re.match(r'^(\d\d/\d\d \d\d:\d\d:\d\d) - OpenCompass - [A-Z]+ - (.*)$',
+                     re.sub(r'\x1b\[[0-9;]*m', '', line).strip())
         if m and m.group(2).startswith(prefix):
             return datetime.strptime(f'{year}/{m.group(1)}', '%Y/%m/%d %H:%M:%S').timestamp()
     return None

@@ -128,6 +128,8 @@ def slurm_time(value: str, where: str = 'scontrol') -> float:
 
 #: An OpenCompass (mmengine) log line: ``11/23 09:36:40 - OpenCompass - INFO - message``.
 _LOG_LINE = re.compile(r'^(\d\d/\d\d \d\d:\d\d:\d\d) - OpenCompass - [A-Z]+ - (.*)$')
+#: Terminal colours: a task's log is written by a console handler, which colours the level (``\x1b[4m\x1b[97mINFO``).
+_ANSI = re.compile(r'\x1b\[[0-9;]*m')
 
 
 @dataclass(frozen=True)
@@ -150,7 +152,7 @@ def parse_task_log(text: str, year: int, source: str = 'task log') -> TaskLog:
               'model_built': lambda m: m.startswith('The Progress of This Task'),
               'finished': lambda m: m.startswith('time elapsed:')}
     for line in text.splitlines():
-        match = _LOG_LINE.match(line.strip())
+        match = _LOG_LINE.match(_ANSI.sub('', line).strip())
         if not match:
             continue
         stamp, message = match.groups()

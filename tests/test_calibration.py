@@ -69,6 +69,11 @@ def test_parse_task_log_moments():
     assert (log.started, log.model_built, log.finished) == (at((36, 38)), at((37, 10)), at((37, 59)))
 
 
+def test_parse_task_log_reads_coloured_levels():
+    coloured = LOG.replace(' - INFO - ', ' - \x1b[4m\x1b[97mINFO\x1b[0m - ')
+    assert parse_task_log(coloured, 2026) == parse_task_log(LOG, 2026)
+
+
 def test_parse_task_log_names_what_is_missing():
     with pytest.raises(CalibrationError, match=r"x.out: no log line for \['finished'\]"):
         parse_task_log(LOG.replace('time elapsed', 'time spent'), 2026, 'x.out')
