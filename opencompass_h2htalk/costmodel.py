@@ -5,8 +5,9 @@ A task of a model loads the model once and then generates replies for its items:
     task seconds = job_overhead_s + load_s + sum over items of (in_tokens / prefill_tps + out_tokens / decode_tps)
 
 where the token rates are those of the whole task (per-GPU rate x tensor-parallel width). Every default below is an
-**assumption**, not a measurement made by this project (issue 13, item 5 will calibrate them against a real
-Slurm + vLLM run); each can be overridden, globally or per model, from the partitioner's ``cost`` argument::
+**assumption** for H100s, not a measurement made by this project (bench/validate_costmodel.py calibrates them on
+a real Slurm + vLLM run; docs/costmodel.md has what it measured and where the model is wrong: task teardown and the
+SAP text's prompt tokens are not counted); each can be overridden, globally or per model, from the partitioner's ``cost`` argument::
 
     cost=dict(job_overhead_s=30, tokens_per_char=0.8,
               models={'qwen2.5-7b-instruct-vllm@sap-v1': dict(load_s=45, decode_tps_per_gpu=3000)})
