@@ -5,14 +5,19 @@ A task of a model loads the model once and then generates replies for its items:
     task seconds = job_overhead_s + load_s + sum over items of (in_tokens / prefill_tps + out_tokens / decode_tps)
 
 where the token rates are those of the whole task (per-GPU rate x tensor-parallel width). Every default below is an
-**assumption**, not a measurement made by this project (issue 13, item 5 will calibrate them against a real
-Slurm + vLLM run); each can be overridden, globally or per model, from the partitioner's ``cost`` argument::
+**assumption** for H100s, not a measurement made by this project (bench/validate_costmodel.py calibrates them on
+a real Slurm + vLLM run; docs/costmodel.md has what it measured and where the model is wrong: task teardown and the
+SAP text's prompt tokens are not counted); each can be overridden, globally or per model, from the partitioner's ``cost`` argument::
 
     cost=dict(job_overhead_s=30, tokens_per_char=0.8,
               models={'qwen2.5-7b-instruct-vllm@sap-v1': dict(load_s=45, decode_tps_per_gpu=3000)})
+
+or ``cost='calibration/cost.json'``: the same dict in a JSON file (:func:`load_cost_file`), e.g. the ``cost.json``
+that ``bench/validate_costmodel.py`` writes from a calibration run.
 """
 from __future__ import annotations
 
+import json
 import math
 import re
 from dataclasses import dataclass, field, fields, replace
@@ -131,6 +136,25 @@ def settings_from(cost: Optional[Mapping]) -> CostSettings:
         elif key != 'job_overhead_s' and not float(value) > 0:
             raise CostError(f'cost.{key} must be > 0, got {value!r}')
     return CostSettings(**{k: (dict(v) if k == 'models' else float(v)) for k, v in cost.items()})
+
+
+def load_cost_file(path: str) -> Dict:
+    """The ``cost`` dict in the JSON file ``path`` (checked by :func:`settings_from` when used).
+
+    Raises:
+        CostError: the file cannot be read, is not JSON (line and column named), or holds no JSON object.
+    """
+    try:
+        with open(path, encoding='utf-8') as f:
+            cost = json.load(f)
+    except OSError as e:
+        raise CostError(f'cost file {path}: cannot be read: {e.strerror or e}') from None
+    except json.JSONDecodeError as e:
+        raise CostError(f'cost file {path}, line {e.lineno} column {e.colno}: not JSON: {e.msg}') from None
+    if not isinstance(cost, dict):
+        raise CostError(f'cost file {path}: expected a JSON object like {{"job_overhead_s": 20}}, got '
+                        f'{type(cost).__name__}')
+    return cost
 
 
 def decode_tps_per_gpu(params_b: float) -> float:

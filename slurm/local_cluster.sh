@@ -19,6 +19,10 @@
 #   H2HTALK_SLURM_ETC    directory of slurm.conf and cgroup.conf [/etc/slurm]
 #   H2HTALK_SLURM_STATE  where the pids of started daemons are recorded [/run/h2htalk-local-cluster]
 #   H2HTALK_SLURM_FORCE  1: replace a slurm.conf/cgroup.conf this script did not write (as --force)
+#   H2HTALK_SLURM_FAKE_GPUS  N > 0: declare N generic resources `gpu` with no device behind them [0], so that
+#                        `srun --gres=gpu:1` (what SlurmRunner asks for a model with run_cfg.num_gpus=1) is accepted
+#                        and Slurm runs at most N such jobs at once. bench/validate_costmodel.py uses N=1 to make
+#                        the node's one vLLM-sized CPU slot the "GPU" that the sweep partitioner plans for.
 set -euo pipefail
 RUN=/run/slurm
 ETC=${H2HTALK_SLURM_ETC:-/etc/slurm}
@@ -74,7 +78,9 @@ start() {
     apt-get update -qq
     apt-get install -y -qq --no-install-recommends slurmctld slurmd slurm-client munge >/dev/null
   fi
-  local host cpus mem
+  local host cpus mem fake_gpus=${H2HTALK_SLURM_FAKE_GPUS:-0} gres_type='' node_gres=''
+  [[ "$fake_gpus" =~ ^[0-9]+$ ]] || { say "H2HTALK_SLURM_FAKE_GPUS must be a count, got '$fake_gpus'"; exit 2; }
+  if [ "$fake_gpus" -gt 0 ]; then gres_type='GresTypes=gpu'; node_gres=" Gres=gpu:${fake_gpus}"; fi
   host=$(hostname -s); cpus=$(nproc); mem=$(( $(awk '/MemTotal/{print $2}' /proc/meminfo) / 1024 - 1024 ))
   mkdir -p /run/munge /var/log/munge /var/lib/munge /etc/munge
   chown munge:munge /run/munge /var/log/munge /var/lib/munge && chmod 0755 /run/munge
@@ -121,11 +127,22 @@ InactiveLimit=0
 MinJobAge=600
 KillWait=5
 Waittime=0
-NodeName=${host} NodeAddr=127.0.0.1 CPUs=${cpus} RealMemory=${mem} State=UNKNOWN
+${gres_type}
+NodeName=${host} NodeAddr=127.0.0.1 CPUs=${cpus} RealMemory=${mem}${node_gres} State=UNKNOWN
 PartitionName=debug Nodes=${host} Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:4
 CONF
   printf '# Written by opencompass-h2htalk slurm/local_cluster.sh\nConstrainCores=no\nConstrainRAMSpace=no\n' \
     > "$ETC/cgroup.conf"
+  # gres.conf: only for H2HTALK_SLURM_FAKE_GPUS; one this script wrote earlier is removed when no longer wanted.
+  if [ "$fake_gpus" -gt 0 ]; then
+    if [ -e "$ETC/gres.conf" ] && ! grep -qx "# ${MARK}" "$ETC/gres.conf"; then
+      say "refusing to overwrite $ETC/gres.conf: not written by this script"; exit 3
+    fi
+    printf '# Written by opencompass-h2htalk slurm/local_cluster.sh: %s gpu slots with no device behind them\n# %s\nName=gpu Count=%s File=/dev/null\n' \
+      "$fake_gpus" "$MARK" "$fake_gpus" > "$ETC/gres.conf"
+  elif [ -e "$ETC/gres.conf" ] && grep -qx "# ${MARK}" "$ETC/gres.conf"; then
+    rm -f "$ETC/gres.conf"
+  fi
   if alive "$RUN/slurmctld.pid"; then
     say "slurmctld is already running (pid $(cat "$RUN/slurmctld.pid")): using it"
   else

@@ -57,6 +57,8 @@ SKIP = [
      'config on one scenario per subtask'),
     (r'\.venv-vllm/bin/python bench/bench_vllm_sap\.py',
      'needs the vLLM environment and SmolLM2 and takes minutes; tests/realmodel runs the same engine paths'),
+    (r'\.venv-vllm/bin/python bench/validate_costmodel\.py',
+     'needs root Slurm daemons, the vLLM environment and SmolLM2 (minutes); tests/test_calibration.py tests its core'),
 ]
 
 # Extra arguments for the benchmarks: the same code path with a small workload.

@@ -5,7 +5,7 @@ import copy
 import logging
 import os
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
 from ..scale import ModelPlan, TaskItems, summarize_tasks
@@ -24,6 +24,10 @@ class ConfigPlan:
     items_per_model: int     # items of all datasets: what every model infers once
     models: List[ModelPlan]
     estimates: str           # the cost model's view of the same tasks (opencompass_h2htalk.sweep.format_estimates)
+    #: (task abbr as in the task's name, e.g. ``[model/dataset_0,model/dataset2]``, its estimate) per task and model,
+    #: in submission order; empty when the cost model could not estimate (``estimates`` says why).
+    planned: List[Tuple[str, object]] = field(default_factory=list)
+    schedule: Optional[object] = None  # the simulated schedule of ``planned`` (opencompass_h2htalk.sweep.Schedule)
 
 
 def _type_name(t) -> str:
@@ -123,14 +127,15 @@ def _plan(config: str, cfg, part_cfg, cls, budget: Optional[str]) -> ConfigPlan:
             else:
                 workers[model['abbr']] = None
         total = sum(items(d) for d in cfg['datasets'])
-        estimates = _estimates(cfg, partitioner, tasks, items)
+        estimates, planned, schedule = _estimates(cfg, partitioner, tasks, items)
     return ConfigPlan(partitioner_desc, budget, len(cfg['datasets']), total, summarize_tasks(task_items, workers),
-                      estimates)
+                      estimates, planned, schedule)
 
 
-def _estimates(cfg, partitioner, tasks, items) -> str:
-    """The cost model applied to the partitioner's real tasks, simulated in their submission order."""
-    from opencompass.utils import dataset_abbr_from_cfg
+def _estimates(cfg, partitioner, tasks, items):
+    """The cost model applied to the partitioner's real tasks, simulated in their submission order: the printed
+    estimates, ``(task abbr, PlannedTask)`` per task and model, and the schedule (None without a GPU budget)."""
+    from opencompass.utils import dataset_abbr_from_cfg, task_abbr_from_cfg
 
     from ..costmodel import CostError, CostSettings
     from ..sweep import PlannedTask, format_estimates, make_tasks, simulate
@@ -139,10 +144,11 @@ def _estimates(cfg, partitioner, tasks, items) -> str:
     settings = getattr(partitioner, 'settings', CostSettings())
     loads = {dataset_abbr_from_cfg(d): dataset_load(d) for d in cfg['datasets']}
     planned: List[PlannedTask] = []
+    names: List[str] = []
     try:
         costs = {m['abbr']: cost_of_model(m, settings) for m in cfg['models']}
     except CostError as e:
-        return f'estimates: none ({e})'
+        return f'estimates: none ({e})', [], None
     for task in tasks:
         for model, chunks in zip(task['models'], task['datasets']):
             slices = []
@@ -151,9 +157,10 @@ def _estimates(cfg, partitioner, tasks, items) -> str:
                 base = abbr if abbr in loads else abbr.rsplit('_', 1)[0]  # shard i of a dataset is <abbr>_<i>
                 slices.append((base, 0, items(chunk)))
             planned += make_tasks(costs[model['abbr']], list(loads.values()), [slices], settings)
+            names.append(task_abbr_from_cfg({'models': [model], 'datasets': [chunks]}))
     gpus = getattr(partitioner, 'gpus', None)
     try:
         schedule = simulate(planned, gpus) if gpus else None
     except ValueError as e:
-        return f'estimates: none ({e})'
-    return format_estimates(planned, schedule)
+        return f'estimates: none ({e})', [], None
+    return format_estimates(planned, schedule), list(zip(names, planned)), schedule

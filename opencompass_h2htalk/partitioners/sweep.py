@@ -3,14 +3,14 @@ from __future__ import annotations
 
 import copy
 import os.path as osp
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from mmengine.config import Config, ConfigDict
 from opencompass.partitioners import NumWorkerPartitioner
 from opencompass.registry import PARTITIONERS
 from opencompass.utils import build_dataset_from_cfg, dataset_abbr_from_cfg, get_infer_output_path
 
-from ..costmodel import CostError, CostSettings, DatasetLoad, ModelCost, model_cost, settings_from
+from ..costmodel import CostError, CostSettings, DatasetLoad, ModelCost, load_cost_file, model_cost, settings_from
 from ..sweep import MIN_INFER_PER_FIXED, SweepPlan, plan_sweep
 
 
@@ -51,13 +51,14 @@ class SweepPartitioner(NumWorkerPartitioner):
         out_dir: Set by the CLI.
         gpus: The GPU budget of the whole run, shared by all its models.
         cost: Overrides of the cost model (``opencompass_h2htalk.costmodel.CostSettings`` fields; ``models`` maps a
-            model abbr to its own ``params_b``, ``load_s``, ``decode_tps_per_gpu``, ``prefill_tps_per_gpu``).
+            model abbr to its own ``params_b``, ``load_s``, ``decode_tps_per_gpu``, ``prefill_tps_per_gpu``), or the
+            path of a JSON file holding that dict (a calibration's ``cost.json``, bench/validate_costmodel.py).
         api_workers: Tasks for models with ``run_cfg.num_gpus == 0``.
         min_infer_per_fixed: Floor on items per task: inference seconds >= this x (load + job overhead) seconds.
         dataset_size_path, keep_keys, force_rebuild: as in NumWorkerPartitioner.
     """
 
-    def __init__(self, out_dir: str, gpus: int = 64, cost: Optional[Dict] = None, api_workers: int = 8,
+    def __init__(self, out_dir: str, gpus: int = 64, cost: Union[Dict, str, None] = None, api_workers: int = 8,
                  min_infer_per_fixed: float = MIN_INFER_PER_FIXED, **kwargs):
         for unused in ('num_worker', 'num_split', 'min_task_size', 'strategy'):
             kwargs.pop(unused, None)
@@ -65,7 +66,7 @@ class SweepPartitioner(NumWorkerPartitioner):
             raise ValueError(f'SweepPartitioner: gpus and api_workers must be >= 1, got gpus={gpus}, '
                              f'api_workers={api_workers}')
         try:
-            self.settings = settings_from(cost)
+            self.settings = settings_from(load_cost_file(cost) if isinstance(cost, str) else cost)
         except CostError as e:
             raise ValueError(f'SweepPartitioner: {e}') from None
         super().__init__(out_dir=out_dir, num_worker=1, **kwargs)
