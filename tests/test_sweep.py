@@ -67,7 +67,7 @@ def test_plan_fills_the_tail_of_a_wide_model_with_a_narrow_one():
     # Even shards: big 2 x (10 + 200 s) on all 4 GPUs, then small 4 x (10 + 25 s) -> 245 s. Filled: big is cut
     # unevenly (231 + 169 items) so that small's two tasks (10 + 51.25, 10 + 48.75 s) run in the 62 s left behind
     # big's shorter piece: 241 s and two loads fewer. Lower bound: for 210 < M < 400 big needs 2 tasks (2 GPUs x
-    (2 x 10 + 400 s) = 840 GPU-s) and small one (110), so 4 x M >= 950 -> M >= 237.5 s.
+    # (2 x 10 + 400 s) = 840 GPU-s) and small one (110), so 4 x M >= 950 -> M >= 237.5 s.
     assert plan.shards == {'big': 2, 'small': 2} and plan.schedule.makespan == pytest.approx(241)
     assert [(t.model, t.items) for t in plan.tasks] == [('big', 231), ('big', 169), ('small', 205), ('small', 195)]
     assert plan.schedule.starts == (0.0, 0.0, 179.0, 179.0)
