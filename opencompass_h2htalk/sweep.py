@@ -2,9 +2,10 @@
 
 The scheduler model is the one Slurm applies to the tasks ``SlurmRunner`` submits: tasks are taken in submission
 order, and each starts as soon as as many GPUs as it needs (its TP width) are free (:func:`simulate`). The planner
-(:func:`plan_sweep`) tries a range of target task lengths; for each it gives every model just enough shards to fit
-its inference into that length (never fewer items per task than the load/inference floor allows), orders all tasks
-longest first (LPT) and simulates; the plan with the shortest makespan wins (ties: fewer GPU-seconds).
+(:func:`plan_sweep`) simulates two families of plans and keeps the shortest (ties: fewer GPU-seconds): even shards
+sized to a target task length and ordered longest first (LPT), and slot-filling plans (:func:`fill_to_target`) that
+cut each model by inference seconds where its GPUs reach a target makespan, starting from :func:`makespan_bound`, the
+makespan no split of the items beats. No task keeps less inference than the load/inference floor allows.
 ``NumWorkerPartitioner``'s and ``GPUBudgetPartitioner``'s task shapes are reproduced by :func:`numworker_pieces` so
 the bench can compare them under the same cost model.
 """
