@@ -6,8 +6,8 @@ Partitioners: OpenCompass's NumWorkerPartitioner (num_worker 8 and 64), GPUBudge
 All task lists run through the same scheduler (opencompass_h2htalk.sweep.simulate) and cost model
 (opencompass_h2htalk.costmodel, whose defaults are assumptions, not measurements); the sensitivity rows halve and
 double every load time. Each row breaks GPUs x makespan down into inference, model loads, Slurm job overhead and
-idle GPUs; the bound line is opencompass_h2htalk.sweep.makespan_bound, which no partitioner beats. Goal (issue 13): SweepPartitioner efficiency >= 85 % and makespan <= 1/3 of
-GPUBudgetPartitioner's.
+idle GPUs; the bound line is opencompass_h2htalk.sweep.makespan_bound, which no partitioner beats. Goal (issue 13):
+SweepPartitioner efficiency >= 85 % and makespan <= 1/3 of GPUBudgetPartitioner's.
 
     python bench/bench_sweep.py [--gpus 64] [--models N] [--items-scale 1.0]
 """
