@@ -226,17 +226,21 @@ class _Cutter:
 
 
 def fill_to_target(cutters: Sequence[_Cutter], gpus: int, target: float,
-                   min_infer_per_fixed: float = MIN_INFER_PER_FIXED) -> List[PlannedTask]:
+                   min_infer_per_fixed: float = MIN_INFER_PER_FIXED, widest_first: bool = True) -> List[PlannedTask]:
     """Tasks in submission order that fill ``gpus`` GPUs up to ``target`` seconds, cutting models where a slot ends.
 
     Models are placed widest first (then longest, then by name), so wide tasks get their GPUs while all are free
-    and narrow models fill what is left. Each task goes where :func:`simulate` will start it (on its TP width's
+    and narrow models fill what is left; with ``widest_first=False`` longest first (then widest, then by name). Each task goes where :func:`simulate` will start it (on its TP width's
     earliest-free GPUs) and takes as many items as end by ``target``; the rest of the model goes on to the next
     slot. A piece keeps at least ``min_infer_per_fixed`` x fixed seconds of inference, and so does the remainder it
     leaves; a slot with less room than that takes the model's whole remainder (the target was too short for it).
     """
     free = [0.0] * gpus
-    order = sorted(cutters, key=lambda c: (-c.model.gpus, -(c.model.fixed_s + c.cum[-1]), c.model.model))
+    def key(c: _Cutter):
+        width, length = -c.model.gpus, -(c.model.fixed_s + c.cum[-1])
+        return (width, length, c.model.model) if widest_first else (length, width, c.model.model)
+
+    order = sorted(cutters, key=key)
     tasks: List[PlannedTask] = []
     for cut in order:
         m, start = cut.model, 0
@@ -272,8 +276,9 @@ def plan_sweep(models: Sequence[Tuple[ModelCost, Sequence[DatasetLoad]]], gpus: 
 
     * even splits: for each target task length, every model gets just enough equal-item shards to fit it (within
       :func:`max_shards`), all tasks longest first;
-    * filled slots (:func:`fill_to_target`): for each target makespan from :func:`makespan_bound` up, models are
-      cut by inference seconds exactly where their GPUs' time runs out, so that narrow models fill the tails.
+    * filled slots (:func:`fill_to_target`, models widest first and longest first): for each target makespan from
+      :func:`makespan_bound` up, models are cut by inference seconds exactly where their GPUs' time runs out, so
+      that narrow models fill the tails.
 
     Args:
         models: Every model of the run with the datasets it infers.
@@ -323,9 +328,10 @@ def plan_sweep(models: Sequence[Tuple[ModelCost, Sequence[DatasetLoad]]], gpus: 
         cutters = [_Cutter(m, ds, settings) for m, ds in gpu_models]
         bound = makespan_bound(gpu_models, gpus, settings)
         top = max(bound, min(p.schedule.makespan for p in plans))
-        for i in range(candidates):
-            target = bound * (top / bound) ** (i / max(candidates - 1, 1)) if bound > 0 else top
-            plans.append(finish(fill_to_target(cutters, gpus, target, min_infer_per_fixed)))
+        for widest_first in (True, False):
+            for i in range(candidates):
+                target = bound * (top / bound) ** (i / max(candidates - 1, 1)) if bound > 0 else top
+                plans.append(finish(fill_to_target(cutters, gpus, target, min_infer_per_fixed, widest_first)))
     return min(plans, key=lambda p: (round(p.schedule.makespan, 6), p.schedule.gpu_seconds))
 
 

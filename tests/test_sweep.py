@@ -115,3 +115,13 @@ def test_fill_cuts_by_seconds_where_the_slot_ends():
     tasks = fill_to_target([_Cutter(m, data, CostSettings())],
                            1, target=8.0)
     assert [t.items for t in tasks] == [30]
+
+
+def test_fill_orders_models_widest_or_longest_first():
+    data = [DatasetLoad('d', 10, 0, 1 / 0.7)]
+    wide, narrow = _model('w', 2, load=1.0), _model('n', 1, load=1.0)  # 1 + 5 s on 2 GPUs; 1 + 10 s on 1 GPU
+    cutters = [_Cutter(narrow, data, CostSettings()), _Cutter(wide, data, CostSettings())]
+    assert [t.model for t in fill_to_target(cutters, 2, 100.0)] == ['w', 'n']
+    longest = fill_to_target(cutters, 2, 100.0, widest_first=False)
+    assert [(t.model, t.seconds) for t in longest] == [('n', 11.0), ('w', 6.0)]
+    assert simulate(longest, 2).starts == (0.0, 11.0)  # the wide task waits for the GPU the narrow one holds
