@@ -5,8 +5,9 @@ model; each subtask keeps the mean prompt and reference lengths of the bundled d
 Partitioners: OpenCompass's NumWorkerPartitioner (num_worker 8 and 64), GPUBudgetPartitioner, and SweepPartitioner.
 All task lists run through the same scheduler (opencompass_h2htalk.sweep.simulate) and cost model
 (opencompass_h2htalk.costmodel, whose defaults are assumptions, not measurements); the sensitivity rows halve and
-double every load time. Goal (issue 13): SweepPartitioner efficiency >= 85 % and makespan <= 1/3 of
-GPUBudgetPartitioner's.
+double every load time. Each row breaks GPUs x makespan down into inference, model loads, Slurm job overhead and
+idle GPUs; the bound line is opencompass_h2htalk.sweep.makespan_bound, which no partitioner beats. Goal (issue 13):
+SweepPartitioner efficiency >= 85 % and makespan <= 1/3 of GPUBudgetPartitioner's.
 
     python bench/bench_sweep.py [--gpus 64] [--models N] [--items-scale 1.0]
 """
@@ -26,7 +27,7 @@ from opencompass_h2htalk.costmodel import CostSettings, DatasetLoad, ModelCost, 
 from opencompass_h2htalk.data.loader import load_rows  # noqa: E402
 from opencompass_h2htalk.data.schema import SUBTASKS  # noqa: E402
 from opencompass_h2htalk.scale import workers_for  # noqa: E402
-from opencompass_h2htalk.sweep import make_tasks, numworker_pieces, plan_sweep, simulate  # noqa: E402
+from opencompass_h2htalk.sweep import makespan_bound, make_tasks, numworker_pieces, plan_sweep, simulate  # noqa: E402
 
 CORE = [s for s in SUBTASKS if s in TARGETS_1_0 and not s.startswith(('safety', 'probe'))]
 
@@ -79,6 +80,16 @@ def _ceiling(models: List[dict], data: List[DatasetLoad], settings: CostSettings
     return sum(t.gpus * t.infer_s for t in tasks) / sum(t.gpus * t.seconds for t in tasks)
 
 
+def breakdown(tasks, sched, overhead_s: float) -> str:
+    """Shares of GPUs x makespan: inference, model loads, Slurm job overhead, idle (GPUs held by no task)."""
+    total = sched.gpus * sched.makespan
+    infer = sched.infer_gpu_seconds
+    overhead = sum(t.gpus * overhead_s for t in tasks if t.gpus)
+    load = sched.gpu_seconds - infer - overhead
+    idle = total - sched.gpu_seconds
+    return ' '.join(f'{x / total:6.1%}' for x in (infer, load, overhead, idle))
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--gpus', type=int, default=64)
@@ -92,19 +103,28 @@ def main(argv=None) -> int:
           f'of makespan and efficiency), {sum(d.items for d in data)} items per model, {args.gpus} GPUs')
     print('cost model defaults are assumptions, not measurements (opencompass_h2htalk/costmodel.py)\n')
     head = f'{"load time":9s} {"partitioner":38s} {"GPU tasks":>9s} {"makespan s":>10s} {"GPU-h":>7s} ' \
-           f'{"efficiency":>10s} {"vs GPUBudget":>12s}'
+           f'{"efficiency":>10s} {"vs GPUBudget":>12s}   {"infer":>6s} {"load":>6s} {"job":>6s} {"idle":>6s}'
     print(head + '\n' + '-' * len(head))
     verdicts = []
     for label, scale in [('x1', 1.0), ('x0.5', 0.5), ('x2', 2.0)]:
-        rows = run(models, data, args.gpus, with_load_scale(CostSettings(), scale))
+        settings = with_load_scale(CostSettings(), scale)
+        rows = run(models, data, args.gpus, settings)
         budget = rows[2][2].makespan
         for name, tasks, sched in rows:
             n = sum(1 for t in tasks if t.gpus)
             print(f'{label:9s} {name:38s} {n:9d} {sched.makespan:10.0f} {sched.gpu_seconds / 3600:7.2f} '
-                  f'{sched.efficiency:10.1%} {sched.makespan / budget:12.2f}')
+                  f'{sched.efficiency:10.1%} {sched.makespan / budget:12.2f}   '
+                  f'{breakdown(tasks, sched, settings.job_overhead_s)}')
         new = rows[3][2]
         ceiling = _ceiling(models, data, with_load_scale(CostSettings(), scale))
-        print(f'{label:9s} ceiling: every GPU model as ONE task, perfectly packed: efficiency {ceiling:.1%}')
+        print(f'{label:9s} no-split ceiling: every GPU model as ONE task, perfectly packed: efficiency {ceiling:.1%} '
+              '(unreachable when one whole task outlasts the GPUs\' share of the work)')
+        from opencompass_h2htalk.partitioners.sweep import cost_of_model
+
+        bound = makespan_bound([(cost_of_model(m, settings), data) for m in models], args.gpus, settings)
+        infer = rows[3][2].infer_gpu_seconds
+        print(f'{label:9s} bound for ANY partitioner: makespan >= {bound:.0f} s, efficiency <= '
+              f'{infer / (args.gpus * bound):.1%} (every task fits the makespan, tasks pack perfectly)')
         verdicts.append(f'load {label}: SweepPartitioner efficiency {new.efficiency:.1%} '
                         f'({"meets" if new.efficiency >= 0.85 else "misses"} >= 85 %), makespan '
                         f'{new.makespan / budget:.2f} of GPUBudgetPartitioner\'s '

@@ -2,14 +2,16 @@
 
 The scheduler model is the one Slurm applies to the tasks ``SlurmRunner`` submits: tasks are taken in submission
 order, and each starts as soon as as many GPUs as it needs (its TP width) are free (:func:`simulate`). The planner
-(:func:`plan_sweep`) tries a range of target task lengths; for each it gives every model just enough shards to fit
-its inference into that length (never fewer items per task than the load/inference floor allows), orders all tasks
-longest first (LPT) and simulates; the plan with the shortest makespan wins (ties: fewer GPU-seconds).
+(:func:`plan_sweep`) simulates two families of plans and keeps the shortest (ties: fewer GPU-seconds): even shards
+sized to a target task length and ordered longest first (LPT), and slot-filling plans (:func:`fill_to_target`) that
+cut each model by inference seconds where its GPUs reach a target makespan, starting from :func:`makespan_bound`, the
+makespan no split of the items beats. No task keeps less inference than the load/inference floor allows.
 ``NumWorkerPartitioner``'s and ``GPUBudgetPartitioner``'s task shapes are reproduced by :func:`numworker_pieces` so
 the bench can compare them under the same cost model.
 """
 from __future__ import annotations
 
+import bisect
 import math
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -159,17 +161,131 @@ def _order_lpt(tasks: List[PlannedTask]) -> List[PlannedTask]:
     return sorted(tasks, key=lambda t: (-t.seconds, -t.gpus, t.model))
 
 
+def makespan_bound(models: Sequence[Tuple[ModelCost, Sequence[DatasetLoad]]], gpus: int,
+                   settings: CostSettings = CostSettings(), tol: float = 1e-6) -> float:
+    """A lower bound on the makespan of ANY split of the models' items into tasks on ``gpus`` GPUs.
+
+    For a makespan ``M`` every task of model ``m`` must fit in ``M``, so ``m`` needs at least
+    ``s = ceil(infer_m / (M - fixed_m))`` tasks, which hold ``gpus_m x (s x fixed_m + infer_m)`` GPU-seconds; all of
+    them must fit in ``gpus x M``. The smallest ``M`` where they do (bisection; the held area falls as ``M`` grows)
+    bounds every partitioner from below, whatever its packing: items are treated as divisible and the packing as
+    perfect. 0 when no model uses a GPU.
+    """
+    gpu_models = [(m, sum(item_seconds(m, d, settings) * d.items for d in ds)) for m, ds in models if m.gpus > 0]
+    if not gpu_models:
+        return 0.0
+    if gpus < max(m.gpus for m, _ in gpu_models):
+        raise ValueError(f'the GPU budget {gpus} is smaller than a task of the sweep')
+
+    def fits(span: float) -> bool:
+        area = 0.0
+        for m, infer in gpu_models:
+            room = span - m.fixed_s
+            if room <= 0 and infer > 0:
+                return False
+            shards = max(1, math.ceil(infer / room - 1e-9)) if infer > 0 else 1
+            area += m.gpus * (shards * m.fixed_s + infer)
+        return area <= gpus * span * (1 + 1e-12)
+
+    lo = max(m.fixed_s for m, _ in gpu_models)
+    hi = max(m.fixed_s + infer for m, infer in gpu_models) + sum(m.gpus * (m.fixed_s + i) for m, i in gpu_models) / gpus
+    if fits(lo):
+        return lo
+    while hi - lo > tol * hi:
+        mid = (lo + hi) / 2
+        lo, hi = (lo, mid) if fits(mid) else (mid, hi)
+    return hi
+
+
+class _Cutter:
+    """Contiguous pieces of one model's items cut by inference seconds (the items of a dataset differ in length)."""
+
+    def __init__(self, model: ModelCost, datasets: Sequence[DatasetLoad], settings: CostSettings):
+        self.model, self.datasets = model, list(datasets)
+        self.cum = [0.0]  # cum[k]: inference seconds of the first k items of the concatenated datasets
+        for d in self.datasets:
+            per = item_seconds(model, d, settings)
+            for _ in range(d.items):
+                self.cum.append(self.cum[-1] + per)
+        self.n = len(self.cum) - 1
+
+    def stop_for(self, start: int, seconds: float) -> int:
+        """The first item boundary after ``start`` at which the piece holds at least ``seconds`` of inference."""
+        stop = bisect.bisect_left(self.cum, self.cum[start] + seconds - 1e-9, lo=start + 1)
+        return min(max(stop, start + 1), self.n)
+
+    def task(self, start: int, stop: int) -> PlannedTask:
+        piece, offset = [], 0
+        for d in self.datasets:
+            lo, hi = max(start - offset, 0), min(stop - offset, d.items)
+            if lo < hi:
+                piece.append((d.name, lo, hi))
+            offset += d.items
+        infer = self.cum[stop] - self.cum[start]
+        return PlannedTask(self.model.model, self.model.gpus, tuple(piece), self.model.fixed_s + infer, infer)
+
+
+def fill_to_target(cutters: Sequence[_Cutter], gpus: int, target: float,
+                   min_infer_per_fixed: float = MIN_INFER_PER_FIXED, widest_first: bool = True) -> List[PlannedTask]:
+    """Tasks in submission order that fill ``gpus`` GPUs up to ``target`` seconds, cutting models where a slot ends.
+
+    Models are placed widest first (then longest, then by name), so wide tasks get their GPUs while all are free
+    and narrow models fill what is left; with ``widest_first=False`` longest first (then widest, then by name). Each task goes where :func:`simulate` will start it (on its TP width's
+    earliest-free GPUs) and takes as many items as end by ``target``; the rest of the model goes on to the next
+    slot. A piece keeps at least ``min_infer_per_fixed`` x fixed seconds of inference, and so does the remainder it
+    leaves; a slot with less room than that takes the model's whole remainder (the target was too short for it).
+    """
+    free = [0.0] * gpus
+    def key(c: _Cutter):
+        width, length = -c.model.gpus, -(c.model.fixed_s + c.cum[-1])
+        return (width, length, c.model.model) if widest_first else (length, width, c.model.model)
+
+    order = sorted(cutters, key=key)
+    tasks: List[PlannedTask] = []
+    for cut in order:
+        m, start = cut.model, 0
+        floor = min_infer_per_fixed * m.fixed_s
+        while True:
+            free.sort()
+            begin = free[m.gpus - 1]
+            room = target - begin - m.fixed_s
+            left = cut.cum[-1] - cut.cum[start]
+            if left <= room or room < floor or left < 2 * floor:
+                stop = cut.n
+            else:
+                stop = cut.stop_for(start, max(room, floor))
+                if cut.cum[-1] - cut.cum[stop] < floor:  # the remainder would not pay for its load
+                    stop = cut.stop_for(start, left - floor)
+                    stop = cut.n if cut.cum[stop] - cut.cum[start] < floor else stop
+            task = cut.task(start, stop)
+            for i in range(m.gpus):
+                free[i] = begin + task.seconds
+            tasks.append(task)
+            start = stop
+            if start >= cut.n:
+                break
+    return tasks
+
+
 def plan_sweep(models: Sequence[Tuple[ModelCost, Sequence[DatasetLoad]]], gpus: int,
                settings: CostSettings = CostSettings(), min_infer_per_fixed: float = MIN_INFER_PER_FIXED,
                api_shards: int = 8, candidates: int = 60) -> SweepPlan:
     """Shards per model that minimise the simulated makespan of the whole sweep on ``gpus`` GPUs.
 
+    Two families of plans are simulated and the shortest wins (ties: fewer GPU-seconds, then the first found):
+
+    * even splits: for each target task length, every model gets just enough equal-item shards to fit it (within
+      :func:`max_shards`), all tasks longest first;
+    * filled slots (:func:`fill_to_target`, models widest first and longest first): for each target makespan from
+      :func:`makespan_bound` up, models are cut by inference seconds exactly where their GPUs' time runs out, so
+      that narrow models fill the tails.
+
     Args:
         models: Every model of the run with the datasets it infers.
         gpus: The GPU budget of the whole sweep (shared by all models).
-        min_infer_per_fixed: Floor on items per task (see :func:`max_shards`).
+        min_infer_per_fixed: Floor on inference per task (see :func:`max_shards`).
         api_shards: Tasks for 0-GPU (API/CPU) models, which run beside the GPU plan.
-        candidates: Target task lengths tried (geometric grid between the shortest and the longest possible task).
+        candidates: Targets tried per family (geometric grids).
 
     Raises:
         ValueError: a model needs more GPUs per task than the budget, or a budget below 1.
@@ -190,30 +306,33 @@ def plan_sweep(models: Sequence[Tuple[ModelCost, Sequence[DatasetLoad]]], gpus: 
 
     api_counts = {m.model: sum(1 for t in fixed_tasks if t.model == m.model) for m, _ in models if m.gpus == 0}
 
-    def build(shards: Dict[str, int]) -> SweepPlan:
-        tasks: List[PlannedTask] = []
-        for m, ds in gpu_models:
-            tasks += make_tasks(m, ds, split_even(ds, shards[m.model]), settings)
-        ordered = _order_lpt(tasks) + fixed_tasks
+    def finish(tasks: List[PlannedTask]) -> SweepPlan:
+        ordered = tasks + fixed_tasks
+        shards = {m.model: sum(1 for t in tasks if t.model == m.model) for m, _ in gpu_models}
         return SweepPlan(tuple(ordered), simulate(ordered, gpus), {**shards, **api_counts})
 
     if not gpu_models:
-        return build({})
+        return finish([])
+    plans: List[SweepPlan] = []
     shortest = min(m.fixed_s + infer[m.model] / caps[m.model] for m, _ in gpu_models)
     longest = max(m.fixed_s + infer[m.model] for m, _ in gpu_models)
-    best = None
     for i in range(candidates):
         target = shortest * (longest / shortest) ** (i / max(candidates - 1, 1))
-        shards = {}
-        for m, _ in gpu_models:
+        tasks = []
+        for m, ds in gpu_models:
             room = target - m.fixed_s
             need = math.ceil(infer[m.model] / room) if room > 0 else caps[m.model]
-            shards[m.model] = max(1, min(need, caps[m.model]))
-        plan = build(shards)
-        key = (round(plan.schedule.makespan, 6), plan.schedule.gpu_seconds)
-        if best is None or key < best[0]:
-            best = (key, plan)
-    return best[1]
+            tasks += make_tasks(m, ds, split_even(ds, max(1, min(need, caps[m.model]))), settings)
+        plans.append(finish(_order_lpt(tasks)))
+    if all(sum(d.items for d in ds) > 0 for _, ds in gpu_models):
+        cutters = [_Cutter(m, ds, settings) for m, ds in gpu_models]
+        bound = makespan_bound(gpu_models, gpus, settings)
+        top = max(bound, min(p.schedule.makespan for p in plans))
+        for widest_first in (True, False):
+            for i in range(candidates):
+                target = bound * (top / bound) ** (i / max(candidates - 1, 1)) if bound > 0 else top
+                plans.append(finish(fill_to_target(cutters, gpus, target, min_infer_per_fixed, widest_first)))
+    return min(plans, key=lambda p: (round(p.schedule.makespan, 6), p.schedule.gpu_seconds))
 
 
 def format_estimates(tasks: Sequence[PlannedTask], schedule: Optional[Schedule] = None) -> str:
