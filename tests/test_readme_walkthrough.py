@@ -55,6 +55,9 @@ SKIP = [
     (r'(\S+=\S+ )*\.venv-vllm/bin/opencompass configs/eval/h2htalk_smollm2\.py',
      'runs SmolLM2 over every scenario on the CPU (hours); tests/realmodel/test_smollm2_vllm.py runs the same '
      'config on one scenario per subtask'),
+    (r'h2htalk compare outputs/h2htalk_smollm2',
+     'needs the SmolLM2 run above; tests/realmodel/test_smollm2_vllm.py runs its config, tests/test_compare.py '
+     'compare'),
     (r'\.venv-vllm/bin/python bench/bench_vllm_sap\.py',
      'needs the vLLM environment and SmolLM2 and takes minutes; tests/realmodel runs the same engine paths'),
     (r'\.venv-vllm/bin/python bench/validate_costmodel\.py',
