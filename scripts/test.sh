@@ -17,7 +17,8 @@ if [ "$#" -eq 0 ] && [ "$(uname -sm)" = "Linux x86_64" ]; then
     prebuild "$(command -v python)" "$REPO/scripts/setup_vllm_env.sh" "$scratch" &
   prebuild=$!
   # Its own process group, so pip dies with it; an unfinished build has no stamp and is redone next time.
-  trap 'kill -- "-$prebuild" 2>/dev/null; rm -rf "$scratch"' EXIT
+  # `|| true`: a finished group cannot be killed, and under `set -e` that failure would become the exit status.
+  trap 'kill -- "-$prebuild" 2>/dev/null || true; rm -rf "$scratch"' EXIT
 fi
 set +e
 python -m pytest "$REPO/tests" -c "$REPO/pytest.ini" --rootdir "$REPO" "$@"
