@@ -5,9 +5,9 @@ model; each subtask keeps the mean prompt and reference lengths of the bundled d
 Partitioners: OpenCompass's NumWorkerPartitioner (num_worker 8 and 64), GPUBudgetPartitioner, and SweepPartitioner.
 All task lists run through the same scheduler (opencompass_h2htalk.sweep.simulate) and cost model
 (opencompass_h2htalk.costmodel, whose defaults are assumptions, not measurements); the sensitivity rows halve and
-double every load time. Each row breaks GPUs x makespan down into inference, model loads, Slurm job overhead and
-idle GPUs; the bound line is opencompass_h2htalk.sweep.makespan_bound, which no partitioner beats. Goal (issue 13):
-SweepPartitioner efficiency >= 85 % and makespan <= 1/3 of GPUBudgetPartitioner's.
+double every load time. Each row breaks GPUs x makespan down into inference, model loads, job start and end (Slurm
+job overhead + teardown) and idle GPUs; the bound line is opencompass_h2htalk.sweep.makespan_bound, which no
+partitioner beats. Goal (issue 13): SweepPartitioner efficiency >= 85 % and makespan <= 1/3 of GPUBudgetPartitioner's.
 
     python bench/bench_sweep.py [--gpus 64] [--models N] [--items-scale 1.0]
 """
@@ -81,7 +81,8 @@ def _ceiling(models: List[dict], data: List[DatasetLoad], settings: CostSettings
 
 
 def breakdown(tasks, sched, overhead_s: float) -> str:
-    """Shares of GPUs x makespan: inference, model loads, Slurm job overhead, idle (GPUs held by no task)."""
+    """Shares of GPUs x makespan: inference, model loads, job start and end (``overhead_s`` per task: Slurm job
+    overhead + teardown), idle (GPUs held by no task)."""
     total = sched.gpus * sched.makespan
     infer = sched.infer_gpu_seconds
     overhead = sum(t.gpus * overhead_s for t in tasks if t.gpus)
@@ -114,7 +115,7 @@ def main(argv=None) -> int:
             n = sum(1 for t in tasks if t.gpus)
             print(f'{label:9s} {name:38s} {n:9d} {sched.makespan:10.0f} {sched.gpu_seconds / 3600:7.2f} '
                   f'{sched.efficiency:10.1%} {sched.makespan / budget:12.2f}   '
-                  f'{breakdown(tasks, sched, settings.job_overhead_s)}')
+                  f'{breakdown(tasks, sched, settings.job_overhead_s + settings.teardown_s)}')
         new = rows[3][2]
         ceiling = _ceiling(models, data, with_load_scale(CostSettings(), scale))
         print(f'{label:9s} no-split ceiling: every GPU model as ONE task, perfectly packed: efficiency {ceiling:.1%} '

@@ -2,9 +2,11 @@
 
 1. Calibration job (``srun`` with the sweep's options, the sweep's model config): job overhead (srun call to the
    end of the inference task's imports), vLLM load time (building the model as the task does), prefill tokens/s
-   (calibration prompts, cold, one output token) and decode tokens/s (the same prompts with their prefill cached,
-   32 forced output tokens minus 1). The calibration prompts are the LAST scenarios of each subtask; the sweep runs
-   the first ones. Output: a ``cost=dict(...)`` override (``cost.json``) and the raw record (``calibration.json``).
+   (calibration prompts, cold, one output token), decode tokens/s (the same prompts with their prefill cached,
+   32 forced output tokens minus 1), the SAP text's tokens and extra seconds (the same prompts through the SAP
+   wrapper's injection, cold, 32 forced tokens), and the teardown (work done to srun's return). The calibration
+   prompts are the LAST scenarios of each subtask; the sweep runs the first ones. Output: a ``cost=dict(...)``
+   override (``cost.json``) and the raw record (``calibration.json``).
 2. Prediction: ``h2htalk plan`` of bench/costmodel_sweep_config.py (SweepPartitioner over one "GPU" slot, see that
    file) with the calibrated override, and with the cost model's defaults for comparison.
 3. The sweep: ``opencompass -m infer`` of that config through SlurmRunner; per-task wall time from Slurm
@@ -64,6 +66,7 @@ def calibration_task(params_path: str, out_path: str) -> int:
     from opencompass.utils import build_model_from_cfg
 
     from opencompass_h2htalk.data.loader import load_rows
+    from opencompass_h2htalk.sap import load_sap
 
     with open(params_path, encoding='utf-8') as f:
         params = json.load(f)
@@ -97,13 +100,25 @@ def calibration_task(params_path: str, out_path: str) -> int:
     prefill_s = timed(1)                      # cold: nothing of these prompts is cached
     warm1_s = timed(1)                        # prefix cached: what is left of a prefill
     warm_n_s = timed(DECODE_TOKENS, ignore_eos=True, stop=[])  # the same, then DECODE_TOKENS forced tokens each
+    decode_s = warm_n_s - warm1_s
+    # The SAP twin's prompts on the same engine: the wrapper's own injection, switched on for this instance. They
+    # are cold (the SAP text comes first, so nothing above is a prefix of them) and get the same forced tokens; what
+    # they take beyond the plain prompts' cold prefill + decode is the SAP text's cost, prefix cache included.
+    sap_cfg = next(m for m in cfg['models'] if m['sap'] is not None)
+    model.sap = load_sap(sap_cfg['sap'], sap_cfg.get('sap_language', 'zh'))
+    sap_tokens = _prompt_tokens(model, prompts)
+    sap_s = timed(DECODE_TOKENS, ignore_eos=True, stop=[])
+    model.sap = None
     record = dict(submitted=params['submitted'], started=started, imported=imported, loaded=loaded,
                   input_chars=chars, prefill_tokens=tokens, prefill_s=prefill_s,
-                  decode_tokens=len(prompts) * (DECODE_TOKENS - 1), decode_s=warm_n_s - warm1_s,
-                  warm_prefill_s=warm1_s, prompts=len(prompts), batch=batch, model=model_cfg['abbr'])
+                  decode_tokens=len(prompts) * (DECODE_TOKENS - 1), decode_s=decode_s,
+                  warm_prefill_s=warm1_s, prompts=len(prompts), batch=batch, model=model_cfg['abbr'],
+                  added_model=sap_cfg['abbr'], added_tokens=sap_tokens - tokens, sap_s=sap_s,
+                  added_s=sap_s - (prefill_s + decode_s))
+    record['finished'] = time.time()  # the teardown is measured from here to srun's return
     with open(out_path, 'w', encoding='utf-8') as f:
         json.dump(record, f, indent=1)
-    return 0
+    return 0  # the engine stops as the process exits, as an inference task's does
 
 
 def _prompt_tokens(model, prompts) -> int:
@@ -148,10 +163,11 @@ def calibrate(args, out: Path) -> Dict:
     _say('calibration job: ' + ' '.join(cmd[:8]) + ' ...')
     with open(out / 'calibration.log', 'w') as log:
         proc = subprocess.run(cmd, cwd=out, env=_env(args), stdout=log, stderr=subprocess.STDOUT)
+    ended = time.time()
     if proc.returncode != 0:
         raise SystemExit(f'calibration job failed ({proc.returncode}); see {out / "calibration.log"}')
     with open(out / 'calibration.json', encoding='utf-8') as f:
-        return json.load(f)
+        return dict(json.load(f), ended=ended)
 
 
 def plan(args, out: Path, cost: Dict, name: str):
@@ -284,14 +300,17 @@ def main(argv=None) -> int:
     (out / 'calibration.json').write_text(json.dumps(record, indent=1))
     from mmengine.config import Config
     os.environ.update({k: v for k, v in _env(args).items() if k.startswith('H2HTALK_')})
-    abbrs = [m['abbr'] for m in Config.fromfile(str(CONFIG))['models']]
-    cost = cost_override(cal, abbrs)
+    model_cfgs = Config.fromfile(str(CONFIG))['models']
+    abbrs = [m['abbr'] for m in model_cfgs]
+    cost = cost_override(cal, abbrs, added_models=[m['abbr'] for m in model_cfgs if m['sap'] is not None])
     (out / 'cost.json').write_text(json.dumps(cost, indent=1))
     print(f'\ncalibration (load {record.get("load_before", "?")} -> {record.get("load_after", "?")}): job overhead '
           f'{cal.job_overhead_s:.1f} s, vLLM load {cal.load_s:.1f} s, prefill {cal.prefill_tps:.0f} tokens/s '
           f'({cal.prefill_tokens} tokens in {cal.prefill_s:.1f} s), decode {cal.decode_tps:.1f} tokens/s '
           f'({cal.decode_tokens} tokens in {cal.decode_s:.1f} s, batch {record["batch"]}), '
-          f'{cal.tokens_per_char:.3f} tokens per character')
+          f'{cal.tokens_per_char:.3f} tokens per character; SAP text {cal.added_tokens_per_prompt:.0f} tokens per '
+          f'prompt, +{cal.added_s:.1f} s over {cal.prompts} prompts = {cal.added_paid:.1%} of their prefill paid; '
+          f'teardown {cal.teardown_s:.1f} s')
     print('cost override:\n  cost=' + json.dumps(cost))
 
     # 2. Predictions: calibrated, and the defaults (SmolLM2's path names no size: 0.135 B given).
@@ -325,13 +344,14 @@ def main(argv=None) -> int:
     print('\nthe same with the cost model\'s defaults (H100 assumptions; 0.135 B parameters):')
     print(format_rows(compare({k: default_of.get(k, float('nan')) for k in predicted}, got)))
     settings = settings_from(cost)
-    print('\nphases per task, predicted / measured (s): job overhead, load, inference, after the log\'s end')
+    print('\nphases per task, predicted / measured (s): job overhead, load, inference, teardown (after the log\'s '
+          'end)')
     for n, t in calibrated.planned:
         m = measured['tasks'][n] or {}
-        mc = cost_of_model(next(x for x in Config.fromfile(str(CONFIG))['models'] if x['abbr'] == t.model), settings)
+        mc = cost_of_model(next(x for x in model_cfgs if x['abbr'] == t.model), settings)
         meas = ' / '.join(f'{m[k]:.0f}' if k in m else '?' for k in ('overhead_s', 'load_s', 'infer_s', 'tail_s'))
-        print(f'  {short[n]}: predicted {mc.job_overhead_s:.0f} / {mc.load_s:.0f} / {t.infer_s:.0f}; '
-              f'measured {meas}')
+        print(f'  {short[n]}: predicted {mc.job_overhead_s:.0f} / {mc.load_s:.0f} / {t.infer_s:.0f} / '
+              f'{mc.teardown_s:.0f}; measured {meas}')
     for p in problems:
         print(f'PROBLEM: {p}')
     result = dict(calibration=record, cost=cost, predicted={r.name: r.predicted_s for r in rows},

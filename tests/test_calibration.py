@@ -9,23 +9,30 @@ from opencompass_h2htalk.calibration import (Calibration, CalibrationError, Row,
 from opencompass_h2htalk.costmodel import CostError, load_cost_file, settings_from
 
 RECORD = dict(submitted=100.0, imported=118.0, loaded=148.0, input_chars=1000, prefill_tokens=1750, prefill_s=7.0,
-              decode_tokens=62, decode_s=2.0)
+              decode_tokens=62, decode_s=2.0, finished=170.0, ended=178.5, prompts=2, added_tokens=2000, added_s=4.0)
 
 
 def test_calibration_rates_and_cost_override():
     cal = Calibration.from_record(RECORD)
     assert (cal.job_overhead_s, cal.load_s, cal.prefill_tps, cal.decode_tps, cal.tokens_per_char) == (
         18.0, 30.0, 250.0, 31.0, 1.75)
-    cost = cost_override(cal, ['a@nosap', 'a@sap'])
-    assert cost == dict(job_overhead_s=18.0, tokens_per_char=1.75, models={
-        m: dict(load_s=30.0, prefill_tps_per_gpu=250.0, decode_tps_per_gpu=31.0) for m in ('a@nosap', 'a@sap')})
+    # SAP: 1000 added tokens per prompt; 4 s over 2000 tokens at 250 tokens/s = half of their prefill paid
+    assert (cal.teardown_s, cal.added_tokens_per_prompt, cal.added_paid) == (8.5, 1000.0, 0.5)
+    cost = cost_override(cal, ['a@nosap', 'a@sap'], added_models=['a@sap'])
+    rates = dict(load_s=30.0, prefill_tps_per_gpu=250.0, decode_tps_per_gpu=31.0)
+    assert cost == dict(job_overhead_s=18.0, teardown_s=8.5, tokens_per_char=1.75, added_input_paid=0.5, models={
+        'a@nosap': rates, 'a@sap': dict(rates, added_input_tokens=1000.0)})
     settings_from(cost)  # the override is one the cost model accepts
+    with pytest.raises(CalibrationError, match=r"added_models \['b'\] are not among the calibrated models"):
+        cost_override(cal, ['a'], added_models=['b'])
     assert cost_override(cal, ['b'], gpus_per_task=2)['models']['b']['prefill_tps_per_gpu'] == 125.0
 
 
 @pytest.mark.parametrize('change,message', [
     (dict(decode_s=0.0), 'decode_s must be > 0'),
     (dict(loaded=118.0), 'loaded - imported must be > 0'),
+    (dict(ended=170.0), 'ended - finished must be > 0'),
+    (dict(added_s=-0.5), 'added_s must be > 0'),
 ])
 def test_calibration_refuses_non_positive_measurements(change, message):
     with pytest.raises(CalibrationError, match=f'cal.json: {message}'):

@@ -110,3 +110,24 @@ def test_plan_prints_estimates(data24, sweep_env, capsys):  # noqa: F811
     assert {line.split()[0] for line in est.splitlines() if '@' in line} == {QWEN_7B, QWEN_72B}
     rows = _plan_rows(out[:out.index('estimates')])
     assert set(rows) == {QWEN_7B, QWEN_72B}
+
+
+def test_cost_of_model_counts_the_sap_text_of_sap_wrappers():
+    from opencompass_h2htalk.costmodel import text_tokens
+    from opencompass_h2htalk.models import SAPVLLMwithChatTemplate
+    from opencompass_h2htalk.partitioners.sweep import added_prompt_text, cost_of_model
+    from opencompass_h2htalk.sap import load_sap
+
+    base = dict(abbr='m', path='Qwen/Qwen2.5-7B-Instruct', max_out_len=512, run_cfg=dict(num_gpus=1))
+    zh, en = load_sap('v1', 'zh').text, load_sap('v1', 'en').text
+    # the class, its import path, the wrappers' default sap='v1' and language 'zh', and the twin without SAP
+    assert added_prompt_text(dict(base, type=SAPVLLMwithChatTemplate, sap='v1')) == zh
+    assert added_prompt_text(dict(base, type='opencompass_h2htalk.models.SAPVLLMwithChatTemplate')) == zh
+    assert added_prompt_text(dict(base, type=SAPVLLMwithChatTemplate, sap='v1', sap_language='en')) == en
+    assert added_prompt_text(dict(base, type=SAPVLLMwithChatTemplate, sap=None)) == ''
+    assert added_prompt_text(dict(base, type='VLLMwithChatTemplate', sap='v1')) == ''  # not an SAP wrapper
+    sap = cost_of_model(dict(base, type=SAPVLLMwithChatTemplate, sap='v1'))
+    nosap = cost_of_model(dict(base, type=SAPVLLMwithChatTemplate, sap=None))
+    assert sap.added_input_tokens == pytest.approx(text_tokens(zh)) and nosap.added_input_tokens == 0
+    with pytest.raises(ValueError, match="unknown SAP language 'fr'"):
+        cost_of_model(dict(base, type=SAPVLLMwithChatTemplate, sap='v1', sap_language='fr'))

@@ -11,6 +11,7 @@ from opencompass.registry import PARTITIONERS
 from opencompass.utils import build_dataset_from_cfg, dataset_abbr_from_cfg, get_infer_output_path
 
 from ..costmodel import CostError, CostSettings, DatasetLoad, ModelCost, load_cost_file, model_cost, settings_from
+from ..sap import load_sap
 from ..sweep import MIN_INFER_PER_FIXED, SweepPlan, plan_sweep
 
 
@@ -18,12 +19,21 @@ def _type_name(t) -> str:
     return t if isinstance(t, str) else getattr(t, '__name__', str(t))
 
 
+def added_prompt_text(model: Mapping) -> str:
+    """The text a model wrapper adds to every prompt: the SAP text of an ``SAP*`` wrapper (``sap=None``: none)."""
+    if not _type_name(model.get('type', '')).rsplit('.', 1)[-1].startswith('SAP'):
+        return ''
+    sap = model.get('sap', 'v1')  # the wrappers' default
+    return load_sap(sap, model.get('sap_language', 'zh')).text if sap is not None else ''
+
+
 def cost_of_model(model: Mapping, settings: CostSettings = CostSettings()) -> ModelCost:
-    """The cost-model view of an OpenCompass model config (backend from its type: vLLM, else transformers)."""
+    """The cost-model view of an OpenCompass model config (backend from its type: vLLM, else transformers; the SAP
+    text of an SAP wrapper counted as added input)."""
     gpus = int(model.get('run_cfg', {}).get('num_gpus', 0))
     backend = 'vllm' if 'vllm' in _type_name(model.get('type', '')).lower() else 'hf'
     return model_cost(model['abbr'], str(model.get('path', '')), gpus, int(model.get('max_out_len', 512)), backend,
-                      settings)
+                      settings, added_prompt_text(model))
 
 
 def dataset_load(dataset: Mapping) -> DatasetLoad:
@@ -51,7 +61,8 @@ class SweepPartitioner(NumWorkerPartitioner):
         out_dir: Set by the CLI.
         gpus: The GPU budget of the whole run, shared by all its models.
         cost: Overrides of the cost model (``opencompass_h2htalk.costmodel.CostSettings`` fields; ``models`` maps a
-            model abbr to its own ``params_b``, ``load_s``, ``decode_tps_per_gpu``, ``prefill_tps_per_gpu``), or the
+            model abbr to its own ``params_b``, ``load_s``, ``decode_tps_per_gpu``, ``prefill_tps_per_gpu``,
+            ``added_input_tokens``), or the
             path of a JSON file holding that dict (a calibration's ``cost.json``, bench/validate_costmodel.py).
         api_workers: Tasks for models with ``run_cfg.num_gpus == 0``.
         min_infer_per_fixed: Floor on items per task: inference seconds >= this x (load + job overhead) seconds.
