@@ -86,6 +86,8 @@ def plan_config(config: str, gpus: Optional[int] = None) -> ConfigPlan:
 
 def _plan(config: str, cfg, part_cfg, cls, budget: Optional[str]) -> ConfigPlan:
     """Runs the partitioner on a temporary work dir and counts the items of every task."""
+    import datasets as hf_datasets
+    from opencompass.openicl.icl_dataset_reader import load_partial_dataset
     from opencompass.partitioners import NumWorkerPartitioner
     from opencompass.registry import PARTITIONERS
     from opencompass.utils import build_dataset_from_cfg
@@ -94,13 +96,25 @@ def _plan(config: str, cfg, part_cfg, cls, budget: Optional[str]) -> ConfigPlan:
 
     shown = {k: v for k, v in part_cfg.items() if k not in ('type', 'out_dir')}
     partitioner_desc = f'{cls.__name__}({", ".join(f"{k}={v!r}" for k, v in shown.items())})'
+    full: Dict[str, int] = {}
     sizes: Dict[Tuple[str, str], int] = {}
 
     def items(chunk) -> int:
-        # The number of rows the inference task will read: build the chunk's dataset as the task does.
-        key = (chunk['abbr'], str(chunk.get('reader_cfg', {}).get('test_range', '')))
+        # The number of rows the inference task will read. A shard differs from its dataset only in abbr and
+        # test_range, so the dataset (whole, no test_range) is built once and the range is applied to its row
+        # numbers by OpenCompass's own load_partial_dataset, exactly as the task's DatasetReader applies it.
+        test_range = chunk.get('reader_cfg', {}).get('test_range')
+        key = (chunk['abbr'], repr(test_range))
         if key not in sizes:
-            sizes[key] = len(build_dataset_from_cfg(chunk).test)
+            whole = copy.deepcopy(chunk)
+            whole.pop('abbr', None)
+            if 'reader_cfg' in whole:
+                whole['reader_cfg'].pop('test_range', None)
+            base = repr(whole)
+            if base not in full:
+                full[base] = len(build_dataset_from_cfg(whole).test)
+            rows = hf_datasets.Dataset.from_dict({'row': list(range(full[base]))})
+            sizes[key] = len(load_partial_dataset(rows, size=test_range))
         return sizes[key]
 
     with tempfile.TemporaryDirectory(prefix='h2htalk-plan-') as tmp:
