@@ -135,6 +135,14 @@ def params_from_name(name: str) -> Optional[float]:
     return float(found[-1]) if found else None
 
 
+def _check_number(name: str, key: str, value) -> None:
+    """Raises CostError unless ``value`` is > 0 (>= 0 for the settings in :data:`_MAY_BE_ZERO`)."""
+    if key in _MAY_BE_ZERO and not float(value) >= 0:
+        raise CostError(f'{name} must be >= 0, got {value!r}')
+    if key not in _MAY_BE_ZERO and not float(value) > 0:
+        raise CostError(f'{name} must be > 0, got {value!r}')
+
+
 def settings_from(cost: Optional[Mapping]) -> CostSettings:
     """A :class:`CostSettings` from a config dict; unknown keys are an error, not ignored.
 
@@ -153,14 +161,9 @@ def settings_from(cost: Optional[Mapping]) -> CostSettings:
                 if bad:
                     raise CostError(f'cost.models[{model!r}]: unknown setting(s) {bad}; known: {sorted(_MODEL_KEYS)}')
                 for k, v in over.items():
-                    if k in _MAY_BE_ZERO and not float(v) >= 0:
-                        raise CostError(f'cost.models[{model!r}].{k} must be >= 0, got {v!r}')
-                    if k not in _MAY_BE_ZERO and not float(v) > 0:
-                        raise CostError(f'cost.models[{model!r}].{k} must be > 0, got {v!r}')
-        elif key in _MAY_BE_ZERO and not float(value) >= 0:
-            raise CostError(f'cost.{key} must be >= 0, got {value!r}')
-        elif key not in _MAY_BE_ZERO and not float(value) > 0:
-            raise CostError(f'cost.{key} must be > 0, got {value!r}')
+                    _check_number(f'cost.models[{model!r}].{k}', k, v)
+        else:
+            _check_number(f'cost.{key}', key, value)
     return CostSettings(**{k: (dict(v) if k == 'models' else float(v)) for k, v in cost.items()})
 
 

@@ -96,7 +96,7 @@ def _plan(config: str, cfg, part_cfg, cls, budget: Optional[str]) -> ConfigPlan:
 
     shown = {k: v for k, v in part_cfg.items() if k not in ('type', 'out_dir')}
     partitioner_desc = f'{cls.__name__}({", ".join(f"{k}={v!r}" for k, v in shown.items())})'
-    full: Dict[str, int] = {}
+    full: Dict[str, object] = {}  # per dataset config (no abbr, no test_range): a Dataset of its row numbers
     sizes: Dict[Tuple[str, str], int] = {}
 
     def items(chunk) -> int:
@@ -112,9 +112,9 @@ def _plan(config: str, cfg, part_cfg, cls, budget: Optional[str]) -> ConfigPlan:
                 whole['reader_cfg'].pop('test_range', None)
             base = repr(whole)
             if base not in full:
-                full[base] = len(build_dataset_from_cfg(whole).test)
-            rows = hf_datasets.Dataset.from_dict({'row': list(range(full[base]))})
-            sizes[key] = len(load_partial_dataset(rows, size=test_range))
+                full[base] = hf_datasets.Dataset.from_dict(
+                    {'row': list(range(len(build_dataset_from_cfg(whole).test)))})
+            sizes[key] = len(load_partial_dataset(full[base], size=test_range))
         return sizes[key]
 
     with tempfile.TemporaryDirectory(prefix='h2htalk-plan-') as tmp:
