@@ -1,9 +1,11 @@
 """A real one-node Slurm cluster (slurm/local_cluster.sh): SlurmRunner through srun, the sbatch driver and
 the sweep script, with resubmission resuming the run."""
 import os
+import re
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -56,6 +58,20 @@ def parse_jobs(text):
     return [j for j in jobs if 'JobId' in j]
 
 
+def by_job_id(paths):
+    """``paths`` of Slurm logs named ``<name>-<job id>.out``, in submission order.
+
+    Sorted by the job id as a number: by name, ``-10.out`` would come before ``-9.out`` (a fresh cluster's job
+    ids cross from one digit to two during this module).
+    """
+    def job_id(path):
+        match = re.fullmatch(r'.*-(\d+)\.out', path.name)
+        if not match:
+            raise ValueError(f'{path}: not a Slurm log named <name>-<job id>.out')
+        return int(match.group(1))
+    return sorted(paths, key=job_id)
+
+
 def _jobs_in(work_dir):
     """Jobs whose working directory is ``work_dir``: this test's jobs, whatever else the cluster runs."""
     proc = subprocess.run(['scontrol', '-o', 'show', 'jobs'], capture_output=True, text=True, check=True)
@@ -79,6 +95,15 @@ def _fake_bin(tmp_path, name, body):
     exe.write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" > "{tmp_path}/{name}.log"\n{body}\n')
     exe.chmod(0o755)
     return {**os.environ, 'PATH': f'{bin_dir}:{os.environ["PATH"]}'}
+
+
+def test_driver_logs_are_ordered_by_job_id_not_by_name():
+    """A fresh cluster's sweep jobs are 9 and 10: by name ``-10.out`` sorts first (the fresh-machine failure)."""
+    logs = [Path('logs/m-10.out'), Path('logs/m-9.out'), Path('logs/m-100.out')]
+    assert sorted(logs) == [Path('logs/m-10.out'), Path('logs/m-100.out'), Path('logs/m-9.out')]
+    assert by_job_id(logs) == [Path('logs/m-9.out'), Path('logs/m-10.out'), Path('logs/m-100.out')]
+    with pytest.raises(ValueError, match='m-x.out'):
+        by_job_id([Path('m-x.out')])
 
 
 @pytest.mark.parametrize('args,env_dir,expected', [
@@ -217,7 +242,7 @@ def test_sweep_submits_driver_jobs_that_complete_and_resume(slurm_cluster, tmp_p
         assert proc.returncode == 0, proc.stdout + proc.stderr
         assert 'Submitted batch job' in proc.stdout
     assert (tmp_path / 'sweep/configs/local_h2htalk_retrieval_baseline.py').is_file()
-    logs = sorted((tmp_path / 'sweep/logs').glob('local_h2htalk_retrieval_baseline-*.out'))
+    logs = by_job_id((tmp_path / 'sweep/logs').glob('local_h2htalk_retrieval_baseline-*.out'))
     assert len(logs) == 2
     assert 'resume=no' in logs[0].read_text() and 'resume=-r' in logs[1].read_text()
     runs = [p for p in (tmp_path / 'sweep/local_h2htalk_retrieval_baseline').iterdir() if p.is_dir()]
