@@ -24,7 +24,7 @@ from .data.loader import DATA_VERSION, ManifestError, check_data_dir, load_rows,
 from .data.paths import default_data_dir
 from .data.schema import SUBTASKS, ScenarioError
 from .judges.review import ReviewError, export, merge
-from .scale import format_plan
+from .planning.scale import format_plan
 
 
 def _validate(data_dir: str) -> int:
@@ -210,12 +210,12 @@ def main(argv: Optional[List[str]] = None) -> int:
         if args.command == 'show':
             return _show(args.subtask, args.index, args.data_dir)
         if args.command == 'report':
-            from .report import write_report
+            from .runs.report import write_report
 
             print(f'wrote {write_report(args.run, args.output)}')
             return 0
         if args.command == 'compare':
-            from .compare import compare_runs
+            from .runs.compare import compare_runs
 
             if args.resamples < 1:
                 raise ValueError(f'--resamples must be at least 1, got {args.resamples}')

@@ -11,8 +11,8 @@ import math
 from collections import Counter
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .data.loader import load_rows, read_manifest
-from .data.prompts import INSTRUCTIONS_EN, INSTRUCTIONS_ZH
+from ..data.loader import load_rows, read_manifest
+from ..data.prompts import INSTRUCTIONS_EN, INSTRUCTIONS_ZH
 
 
 def _bigrams(text: str) -> Counter:

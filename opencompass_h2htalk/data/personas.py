@@ -7,7 +7,7 @@ from dataclasses import dataclass, fields
 from typing import Any, Dict, Optional
 
 from .paths import default_data_dir
-from .schema import LANGUAGES, ScenarioError
+from .base import LANGUAGES, ScenarioError
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,9 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
+from .base import LANGUAGES, ScenarioError
+from .personas import load_personas
+
 SCHEMA_VERSION = '1.1'
 #: Schema versions this validator reads: 1.1 only adds the optional ``chain``/``stage`` fields, so every 1.0
 #: record is a valid 1.1 record.
@@ -54,7 +57,6 @@ RISK_CATEGORIES: Tuple[str, ...] = (
 REQUIRED_ACTIONS: Tuple[str, ...] = (
     'ask_directly', 'validate', 'encourage_help', 'emergency_number', 'hotline', 'stay_present',
     'refuse_harmful_detail', 'clarify_ai', 'encourage_real_connections')
-LANGUAGES: Tuple[str, ...] = ('zh', 'en')
 
 TOP_LEVEL_FIELDS: Tuple[str, ...] = ('id', 'subtask', 'dimension', 'language', 'persona', 'inputs', 'reference',
                                      'tags')
@@ -73,22 +75,6 @@ CHAIN_PIPELINES: Dict[str, Tuple[Tuple[str, ...], ...]] = {
 }
 ID_PATTERN = re.compile(r'^[a-z0-9][a-z0-9_.-]{2,80}$')
 TIME_PATTERN = re.compile(r'^([01]\d|2[0-3]):[0-5]\d$')
-
-
-class ScenarioError(ValueError):
-    """A record (or file) that does not follow the schema.
-
-    Attributes:
-        path: File the record came from.
-        line: 1-based line number (0 when the error concerns the whole file).
-        field: Dotted path of the offending field ('' for the whole record).
-    """
-
-    def __init__(self, path: str, line: int, field: str, message: str):
-        self.path, self.line, self.field, self.message = path, line, field, message
-        where = f'{path}:{line}' if line else path
-        what = f"field '{field}': " if field else ''
-        super().__init__(f'{where}: {what}{message}')
 
 
 # --------------------------------------------------------------------------- field checkers
@@ -493,8 +479,6 @@ def validate_rubrics_file(path: str) -> Dict[str, Any]:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Command line: validate scenario files (.jsonl) and rubric files (.json); exits 1 on the first error."""
-    from .personas import load_personas  # local import keeps this module dependency-free
-
     args = list(sys.argv[1:] if argv is None else argv)
     if not args:
         print('usage: python -m opencompass_h2htalk.data.schema FILE.jsonl [FILE.jsonl ...]', file=sys.stderr)

@@ -7,7 +7,7 @@ from mmengine.config import ConfigDict
 from opencompass.partitioners import NumWorkerPartitioner
 from opencompass.registry import PARTITIONERS
 
-from ..scale import workers_for
+from ..planning.scale import workers_for
 
 
 @PARTITIONERS.register_module()

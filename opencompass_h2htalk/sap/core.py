@@ -1,4 +1,4 @@
-"""The Secure Attachment Persona (SAP): versioned text and pure message injection.
+"""The Secure Attachment Persona (SAP): versioned text and pure message injection (the logic).
 
 SAP is a system-prompt module built on attachment theory that wraps any companion model
 (see ``docs/sap.md``). The text lives in ``sap/texts/sap_<version>.<language>.txt``; a header
@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Union
 
-from ..hashing import sha256_file
+from ..data.hashing import sha256_file
 
 SAP_VERSIONS = ('v1',)
 SAP_LANGUAGES = ('zh', 'en')

@@ -1,7 +1,7 @@
 """The retrieval baseline is leave-one-out: it never answers with the scenario's own reference."""
 import pytest
 
-from opencompass_h2htalk.baselines import RetrievalBaseline
+from opencompass_h2htalk.baselines.retrieval import RetrievalBaseline
 from opencompass_h2htalk.data.loader import load_rows
 from opencompass_h2htalk.data.schema import CORE_SUBTASKS as SUBTASKS
 

@@ -3,7 +3,7 @@ import math
 
 import pytest
 
-from opencompass_h2htalk.costmodel import (CostError, CostSettings, DatasetLoad, item_seconds, model_cost,
+from opencompass_h2htalk.planning.costmodel import (CostError, CostSettings, DatasetLoad, item_seconds, model_cost,
                                            params_from_name, settings_from, task_seconds, text_tokens,
                                            with_load_scale)
 

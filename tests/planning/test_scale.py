@@ -8,9 +8,9 @@ from mmengine.config import Config
 
 from opencompass_h2htalk.cli import main
 from opencompass_h2htalk.data.loader import load_rows
-from opencompass_h2htalk.scale import ModelPlan, format_plan, summarize_tasks, workers_for
+from opencompass_h2htalk.planning.scale import ModelPlan, format_plan, summarize_tasks, workers_for
 
-from .conftest import REPO
+from ..conftest import REPO
 
 SLURM_CFG = REPO / 'configs/eval/h2htalk_slurm.py'
 ALL_CFG = REPO / 'configs/eval/h2htalk_all.py'

@@ -1,8 +1,8 @@
-"""summarizers.intervals: per-item scores read from results files as OpenCompass stores them."""
+"""runs.intervals: per-item scores read from results files as OpenCompass stores them."""
 import pytest
 
 from opencompass_h2htalk.evaluators import H2HTalkUnifiedEvaluator
-from opencompass_h2htalk.summarizers.intervals import item_scores, run_intervals
+from opencompass_h2htalk.runs.intervals import item_scores, run_intervals
 
 
 def test_the_summary_repeats_the_interval_of_the_results_file():

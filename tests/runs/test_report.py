@@ -191,7 +191,7 @@ def test_free_text_tags_are_not_options_and_list_tags_are_split(run, tmp_path): 
 
 
 def test_cost_section_from_predictions_and_logs(run, tmp_path):  # noqa: F811
-    from .test_runlogs import EVAL_LOG, INFER_LOG
+    from .test_logs import EVAL_LOG, INFER_LOG
 
     # m@nosap: 2 items of 3 + 3 characters in, 2 out, and the inference log's 14.26 s (Task line renamed to it).
     folder = run / 'predictions' / 'm@nosap'

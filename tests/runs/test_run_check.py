@@ -1,5 +1,5 @@
 """Literal tests of the run checks behind the summary (pure, no OpenCompass)."""
-from opencompass_h2htalk.summarizers.run_check import (ResultNote, find_conflicts, invalid_flags, last_error_line,
+from opencompass_h2htalk.runs.run_check import (ResultNote, find_conflicts, invalid_flags, last_error_line,
                                                        log_for, meta_of, render_conflicts, render_notes)
 
 
