@@ -21,7 +21,7 @@ datasets = [
     dict(d, type=H2HTalkDataset,
          eval_cfg=dict(d['eval_cfg'], evaluator=dict(d['eval_cfg']['evaluator'], type=H2HTalkUnifiedEvaluator),
                        pred_postprocessor=dict(type=strip_reasoning)))
-    for d in demo_datasets if d['abbr'] in ('h2htalk_dialogue_base', 'h2htalk_recollection_base')
+    for d in demo_datasets if d['abbr'] in ('h2htalk_dialogue_base', 'h2htalk_recollection_refine')
 ]
 models = [dict(type=H2HTalkRetrievalBaseline, abbr='h2htalk-retrieval-baseline', path='retrieval-baseline',
                max_out_len=512, batch_size=32, run_cfg=dict(num_gpus=0))]
