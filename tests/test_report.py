@@ -56,13 +56,24 @@ def test_report_shows_sap_deltas_of_twins_with_paired_intervals(run, tmp_path): 
     assert '<td>0.002</td><td>SAP higher</td>' in page and '<td>1.000</td><td>tie</td>' in page  # emotion: holds 0
 
 
-def test_report_names_why_twins_are_not_compared(run, tmp_path):  # noqa: F811
+def test_report_refuses_results_of_different_scoring_settings(run, tmp_path, capsys):  # noqa: F811
+    # One result scored with another α: the leaderboard would mix two scales (the run card showed the first file's
+    # settings). Like the summarizer and compare, the report refuses, names what differs, and writes nothing.
     write(run, 'm@sap-v1', DATASETS[0], [12.0] * 12, meta={'alpha': 0.5})
     out_file = tmp_path / 'page.html'
-    assert main(['report', str(run), '-o', str(out_file)]) == 0
-    page = out_file.read_text(encoding='utf-8')
-    assert 'm@sap-v1 − m@nosap: not compared:' in page and '- alpha differs:' in page
-    assert 'sap-deltas' not in page
+    assert main(['report', str(run), '-o', str(out_file)]) == 1
+    err = capsys.readouterr().err
+    assert 'no page is written' in err and '- alpha differs:' in err and '0.5: m@sap-v1 × h2htalk_dialogue_base' in err
+    assert 'Traceback' not in err and not out_file.exists()
+
+
+def test_report_refuses_two_data_versions(run, tmp_path, capsys):  # noqa: F811
+    write(run, 'm@nosap', DATASETS[1], [12.0] * 12, meta={'data_version': '1.0.0'})
+    out_file = tmp_path / 'page.html'
+    assert main(['report', str(run), '-o', str(out_file)]) == 1
+    err = capsys.readouterr().err
+    assert "- data_version differs:\n    '0.3.0': " in err and "'1.0.0': m@nosap × h2htalk_dialogue_emotion" in err
+    assert not out_file.exists()
 
 
 def test_report_without_twins_has_no_sap_section(run, tmp_path):  # noqa: F811
