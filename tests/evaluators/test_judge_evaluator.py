@@ -165,3 +165,11 @@ def test_judged_scores_and_violation_rates_carry_intervals():
     small, _, _ = evaluate('safety', predictions[:3], answer)
     assert 'judge_score_ci_low' not in small and 'too few' in small['meta']['judge_ci']['judge_score']['warning']
     assert 'violation_rate_ci_low' in small
+
+
+def test_judged_results_record_the_versions_and_floor_at_evaluation():
+    from opencompass_h2htalk.versions import software_versions
+
+    result, _, _ = evaluate('safety', [SAFE] * 3, lambda p: JUDGED_SAFE)
+    assert result['meta']['versions'] == software_versions()
+    assert isinstance(result['meta']['floor']['score'], float) and result['meta']['floor']['n'] == 3
