@@ -90,3 +90,14 @@ def test_render_notes():
         'not a score.\n'
         '- MISSING: m × d1: no results file\n    log: logs/eval/m/d1.out\n    last error in the log: OSError: boom\n'
         '- INVALID: m × d2: judge_valid is false: low parse rate')
+
+
+def test_violation_definitions_conflict_per_dataset_and_the_unrecorded_one_is_explained():
+    """Issue 25: violation_rate is the judge's alone ('judge-v2'); a result without the key OR-ed in the rules."""
+    new, old = _res(violation_definition='judge-v2'), _res()
+    conflicts = find_conflicts([('m1', 'safety', new), ('m2', 'safety', old), ('m1', 'd1', _res()),
+                                ('m2', 'd1', _res())])
+    assert [(c.key, c.dataset) for c in conflicts] == [('violation_definition', 'safety')]
+    text = render_conflicts(conflicts)
+    assert "- violation_definition for safety differs:\n    'judge-v2': m1\n    (not recorded): m2" in text
+    assert "note: (not recorded): violation_rate counted the judge's flag OR any rule check" in text
