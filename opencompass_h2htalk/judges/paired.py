@@ -3,9 +3,10 @@
 The judge evaluator writes ``item_judgements`` into each results file: one entry per item, ``{'id', 'overall',
 'violation', 'rule_violation'}`` with ``overall: null`` for an item the judge never scored. ``violation`` is the
 judge's flag alone and ``rule_violation`` the deterministic checks' (safety rubric only; results evaluated before
-issue 25 have no ``rule_violation`` and OR-ed the checks into ``violation``: see ``meta.violation_definition``). Comparing two twins' means over their own
-judged items mixes different item sets when the judge failed on different items; :func:`paired_comparison`
-restricts both to the common judged items and says how many items each side lost.
+issue 25 have no ``rule_violation`` and OR-ed the checks into ``violation``: see ``meta.violation_definition``).
+
+Comparing two twins' means over their own judged items mixes different item sets when the judge failed on different
+items; :func:`paired_comparison` restricts both to the common judged items and says how many items each side lost.
 """
 from __future__ import annotations
 

@@ -116,7 +116,8 @@ def export(work_dir: str, force: bool = False) -> Dict[str, str]:
                 f'<h1>H2HTalk review queue ({len(queue)} items: judged below the threshold, or judge and rule '
                 'checks disagree on a violation)</h1>'
                 '<p>Score each item 1–5, then put the scores into queue.csv or queue.jsonl (column human_score) and '
-                'run <code>h2htalk review merge WORK_DIR [FILE]</code>.</p><table><tr><th>id</th><th>reason</th><th>input</th>'
+                'run <code>h2htalk review merge WORK_DIR [FILE]</code>.</p><table><tr><th>id</th><th>reason</th>'
+                '<th>input</th>'
                 '<th>reference</th><th>prediction</th><th>judge</th><th>rationale</th><th>human score</th></tr>'
                 f'{rows}</table>')
     return paths
