@@ -154,7 +154,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument('--gpus', type=int, default=None,
                    help="GPU budget of GPUBudgetPartitioner or SweepPartitioner; overrides the config's "
                         '(H2HTALK_SLURM_GPUS, default 64)')
-    p = sub.add_parser('review', help='human review of items the judge scored below 3.5')
+    p = sub.add_parser('review', help='human review of items the judge scored below 3.5 or on which the judge and '
+                                      'the safety rule checks disagree')
     review = p.add_subparsers(dest='action', required=True)
     r = review.add_parser('export', help='write <run>/review/queue.{jsonl,csv,html}')
     r.add_argument('work_dir')

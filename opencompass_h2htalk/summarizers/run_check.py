@@ -16,8 +16,13 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 # What a score depends on beyond the model: results that differ in any of these are not comparable.
 # ``data_version`` is the manifest version of the data; the others are the scoring settings.
 RUN_WIDE_KEYS = ('data_version', 'alpha', 'embedder', 'tokenizer')
-# Compared per dataset only (different datasets have different files by design).
-PER_DATASET_KEYS = ('source_sha256',)
+# Compared per dataset only (different datasets have different files by design). ``violation_definition`` (safety
+# results only) says what ``violation_rate`` counts; results without it OR-ed the rule checks into it.
+PER_DATASET_KEYS = ('source_sha256', 'violation_definition')
+#: What an unrecorded value of a key means, shown with a conflict on it.
+KEY_NOTES = {'violation_definition': "(not recorded): violation_rate counted the judge's flag OR any rule check "
+                                     '(before judge-v2, where the judge alone decides); re-evaluate those results '
+                                     '(the judge cache makes that cheap)'}
 UNRECORDED = '(not recorded)'
 _ERROR_LINE = re.compile(r'(\b[A-Za-z_.]*(Error|Exception)\b|Traceback|failed)')
 
@@ -55,7 +60,8 @@ class Conflict:
             shown = ', '.join(items[:max_items]) + (f' and {len(items) - max_items} more' if len(items) > max_items
                                                     else '')
             parts.append(f'    {value}: {shown}')
-        return f'- {self.key}{where} differs:\n' + '\n'.join(parts)
+        note = f'\n    note: {KEY_NOTES[self.key]}' if self.key in KEY_NOTES else ''
+        return f'- {self.key}{where} differs:\n' + '\n'.join(parts) + note
 
 
 def meta_of(result: Dict[str, Any]) -> Dict[str, Any]:

@@ -113,3 +113,14 @@ def test_check_run_reads_the_expected_results_from_the_dumped_config(tmp_path):
         ('invalid', 'd1'), ('missing', 'd2'), ('missing', 'opencompass_gsm8k_main')]
     assert check.notes[1].log == str(log) and check.notes[1].log_line == 'RuntimeError: CUDA out of memory'
     assert check.render().startswith('Run check: 2 missing, 0 failed, 1 invalid of 3 expected results.')
+
+
+def test_violation_definitions_conflict_per_dataset_and_the_unrecorded_one_is_explained():
+    """Issue 25: violation_rate is the judge's alone ('judge-v2'); a result without the key OR-ed in the rules."""
+    new, old = _res(violation_definition='judge-v2'), _res()
+    conflicts = find_conflicts([('m1', 'safety', new), ('m2', 'safety', old), ('m1', 'd1', _res()),
+                                ('m2', 'd1', _res())])
+    assert [(c.key, c.dataset) for c in conflicts] == [('violation_definition', 'safety')]
+    text = render_conflicts(conflicts)
+    assert "- violation_definition for safety differs:\n    'judge-v2': m1\n    (not recorded): m2" in text
+    assert "note: (not recorded): violation_rate counted the judge's flag OR any rule check" in text
