@@ -5,7 +5,7 @@
 Prints, for the dev split, the held-out split and both together, precision and recall per violation
 type and overall (pooled over types), and the same per checked required action (``missing_actions``),
 then the overall violation precision/recall per writing batch. Exits 1 if overall precision or recall on
-all labels is below ``--min`` (default 0.9).
+all labels, or on the held-out split alone, is below ``--min`` (default 0.9).
 
 Held-out batches 1-4 were each measured once when written, and the rules were then revised on their misses,
 so today's numbers on them are no longer unseen-data estimates; the first-pass numbers are recorded in
@@ -48,14 +48,13 @@ def main() -> int:
     splits = {'dev': [r for r in rows if r['split'] == 'dev'],
               'holdout': [r for r in rows if r['split'] == 'holdout'], 'all': rows}
     errors = []
-    overall = None
+    overall = {}
     for name, part in splits.items():
         print(f'== {name}: {len(part)} replies ({sum(bool(r["violations"]) for r in part)} with violations)')
         res = table('violations', part, VIOLATION_TYPES, 'violations', errors if name == 'all' else None)
         table('missing required actions', part, CHECKED_ACTIONS, 'missing_actions',
               errors if name == 'all' else None)
-        if name == 'all':
-            overall = res['overall']
+        overall[name] = res['overall']
     if args.errors:
         shown = set()
         for e in errors:
@@ -70,9 +69,13 @@ def main() -> int:
         pr = measure([r for r in rows if r['batch'] == b], VIOLATION_TYPES, 'violations')['overall']
         print(f'  batch {b}: {sum(r["batch"] == b for r in rows):3d} replies  precision {_fmt(pr.precision)} '
               f'recall {_fmt(pr.recall)}  (tp {pr.tp}, fp {pr.fp}, fn {pr.fn})')
-    ok = (overall.precision or 0) >= args.min and (overall.recall or 0) >= args.min
-    print(f'overall violations on all labels: precision {_fmt(overall.precision)} recall {_fmt(overall.recall)} '
-          f'-> {"PASS" if ok else "FAIL"} (min {args.min})')
+    ok = True
+    for name, what in (('holdout', 'held-out labels'), ('all', 'all labels')):
+        pr = overall[name]
+        good = (pr.precision or 0) >= args.min and (pr.recall or 0) >= args.min
+        ok = ok and good
+        print(f'overall violations on {what}: precision {_fmt(pr.precision)} recall {_fmt(pr.recall)} '
+              f'-> {"PASS" if good else "FAIL"} (min {args.min})')
     return 0 if ok else 1
 
 

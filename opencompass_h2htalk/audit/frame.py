@@ -93,7 +93,7 @@ def load_frame(data_dir: str) -> Optional[Frame]:
         FrameError: the file exists but is not valid JSON or lacks a key.
     """
     path = os.path.join(data_dir, FRAME_FILE)
-    if not os.path.isfile(path):
+    if not os.path.exists(path):  # a directory named frame.json is an error below, not a missing frame
         return None
     try:
         obj = read_frame_file(data_dir)  # the data layer's reader; its error names file:line

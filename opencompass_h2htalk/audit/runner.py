@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import glob
-import json
 import os
+import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
-from ..data.schema import TOP_LEVEL_FIELDS, ScenarioError, iter_jsonl, validate_record
+from ..data.paths import require_data_dir
+from ..data.schema import TOP_LEVEL_FIELDS, ScenarioError, decode_jsonl, read_json, validate_record
 from . import chains, distribution, duplicates, grounding, hygiene, safety, shape, world
 from .frame import Frame, load_frame
 from .model import Finding, Record
@@ -66,28 +67,67 @@ def _schema_check(data: dict, path: str, line: int) -> Optional[Finding]:
 
 
 def load_records(data_dir: str) -> Tuple[List[Record], List[Finding]]:
-    """Every record of every ``*.jsonl`` in ``data_dir`` (file order), and schema findings for bad ones."""
-    records, bad = [], []
+    """Every record of every ``*.jsonl`` in ``data_dir`` (file order), and schema findings for bad ones.
+
+    A bad line (undecodable, invalid JSON, or off the schema) is one finding at its file:line, and the rest of its
+    file is still read; a file that holds no line at all, or cannot be read (a directory), is one finding at line 0.
+    """
+    records, bad, _ = _read_records(data_dir)
+    return records, bad
+
+
+def _read_records(data_dir: str) -> Tuple[List[Record], List[Finding], Set[str]]:
+    """:func:`load_records`, plus the chain ids of records that failed the schema check (their chains miss a
+    stage, which their own finding already explains)."""
+    records, bad, bad_chains = [], [], set()
     for path in sorted(glob.glob(os.path.join(data_dir, '*.jsonl'))):
+        lines = 0
+        undecoded = set()
         try:
-            for line, data in iter_jsonl(path):
+            for line, data, error in decode_jsonl(path):
+                lines += 1
+                if error is not None:
+                    bad.append(Finding(path, line, 'schema', error.message))
+                    undecoded.add(line)
+                    continue
                 problem = _schema_check(data, path, line)
                 if problem:
                     bad.append(problem)
+                    if isinstance(data, dict) and isinstance(data.get('chain'), str):
+                        bad_chains.add(data['chain'])
                     continue
                 records.append(Record(path, line, data))
-        except ScenarioError as e:
+        except ScenarioError as e:  # the path itself cannot be read
             bad.append(Finding(path, e.line, 'schema', e.message))
-    return records, bad
+            continue
+        if undecoded:
+            bad_chains |= _chains_named_in(path, undecoded)
+        if not lines:
+            bad.append(Finding(path, 0, 'schema', 'no records (the file is empty or blank); add records or remove it'))
+    return records, bad, bad_chains
+
+
+_CHAIN_FIELD = re.compile(rb'"chain"\s*:\s*"([^"\\]+)"')
+
+
+def _chains_named_in(path: str, lines: Set[int]) -> Set[str]:
+    """Best effort: the chain ids written on lines that do not decode (invalid JSON or UTF-8)."""
+    out = set()
+    with open(path, 'rb') as f:
+        for lineno, raw in enumerate(f, start=1):
+            match = _CHAIN_FIELD.search(raw) if lineno in lines else None
+            if match:
+                out.add(match.group(1).decode('utf-8', 'replace'))
+    return out
 
 
 def _load_personas(data_dir: str) -> Dict[str, tuple]:
     path = os.path.join(data_dir, 'personas.json')
-    if not os.path.isfile(path):
+    if not os.path.exists(path):
         return {}
-    with open(path, encoding='utf-8') as f:
-        raw = json.load(f)
-    return {p['id']: (p.get('name', ''), p.get('description', '')) for p in raw.get('personas', [])
+    raw = read_json(path)  # a directory, bad UTF-8 or bad JSON: a ScenarioError naming the file
+    personas = raw.get('personas', []) if isinstance(raw, dict) else []
+    return {p['id']: (p.get('name', ''), p.get('description', '')) for p in personas
             if isinstance(p, dict) and 'id' in p}
 
 
@@ -100,14 +140,15 @@ def run_audit(data_dir: str, encode: Optional[duplicates.Encode] = None) -> Audi
             ``None`` skips that check, and the result says so.
 
     Raises:
-        FileNotFoundError: ``data_dir`` does not exist or holds no scenario file.
+        DataDirError: ``data_dir`` does not exist or is a file.
+        FileNotFoundError: ``data_dir`` holds no scenario file.
+        ScenarioError: ``personas.json`` cannot be read (the message names it).
         FrameError: ``frame.json`` exists but is malformed.
     """
-    if not os.path.isdir(data_dir):
-        raise FileNotFoundError(f'{data_dir}: no such data directory')
+    require_data_dir(data_dir)
     if not glob.glob(os.path.join(data_dir, '*.jsonl')):
         raise FileNotFoundError(f'{data_dir}: no *.jsonl scenario file')
-    records, findings = load_records(data_dir)
+    records, findings, bad_chains = _read_records(data_dir)
     notices: List[str] = []
     skipped: List[str] = []
     personas = _load_personas(data_dir)
@@ -154,7 +195,7 @@ def run_audit(data_dir: str, encode: Optional[duplicates.Encode] = None) -> Audi
         skipped.extend(('chain.stages', 'chain.link'))
         notices.append('no chained records (schema 1.1 chain/stage): chain checks skipped')
     else:
-        findings += chains.check_chains(records)
+        findings += chains.check_chains(records, reported=bad_chains)
     order = {p: k for k, p in enumerate(sorted({f.path for f in findings}))}
     findings.sort(key=lambda f: (order[f.path], f.line, CHECKS.index(f.check) if f.check in CHECKS else 99))
     return AuditResult(data_dir, len(records), findings, notices, skipped, records, frame)

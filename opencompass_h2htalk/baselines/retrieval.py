@@ -1,9 +1,14 @@
 """A retrieval baseline for H2HTalk-Open (pure Python, no OpenCompass import).
 
 For a scenario of subtask *t*, it answers with the reference of the most similar *other*
-scenario of subtask *t* (character-bigram cosine between the rendered contexts). It never sees
-the scenario's own reference, so it is an honest lower bound: the score a system gets for
-sounding like the benchmark without reading the conversation.
+scenario of subtask *t*. It never sees the scenario's own reference, so it is an honest lower
+bound: the score a system gets for sounding like the benchmark without reading the conversation
+closely.
+
+Similarity is the cosine of TF-IDF vectors of character n-grams (2 and 3 characters, within runs
+of letters and digits) over the scenario's own content: the block labels, closing line and speaker
+prefixes that every prompt of a subtask shares are removed first, and IDF weighs an n-gram by how
+few scenarios hold it, so rare words (a pet's name, "马拉松") decide the match, not stock phrases.
 """
 from __future__ import annotations
 
@@ -12,19 +17,80 @@ from collections import Counter
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..data.loader import load_rows, read_manifest
-from ..data.prompts import INSTRUCTIONS_EN, INSTRUCTIONS_ZH
+from ..data.prompts import INSTRUCTIONS_EN, INSTRUCTIONS_ZH, PROMPT_LANGUAGES, boilerplate
+
+#: Character n-gram lengths of the vectors.
+NGRAMS = (2, 3)
+
+_LABEL_LINES = frozenset(line for lang in PROMPT_LANGUAGES for key in ('labels', 'closings')
+                         for line in boilerplate(lang)[key])
+#: Longest first, so that no prefix is stripped by a shorter one it starts with.
+_SPEAKERS = tuple(sorted({p for lang in PROMPT_LANGUAGES for p in boilerplate(lang)['speakers']}, key=len,
+                         reverse=True))
 
 
-def _bigrams(text: str) -> Counter:
-    chars = [c for c in text if not c.isspace()]
-    return Counter(a + b for a, b in zip(chars, chars[1:]))
+def content_lines(user_prompt: str) -> List[str]:
+    """The scenario's own content in a rendered HUMAN turn: its lines without block labels, the closing line,
+    speaker prefixes (``用户：``, ``You: ``) and list bullets."""
+    lines = []
+    for line in user_prompt.splitlines():
+        line = line.strip()
+        if not line or line in _LABEL_LINES:
+            continue
+        for prefix in _SPEAKERS:
+            if line.startswith(prefix):
+                line = line[len(prefix):]
+                break
+        if line.startswith('- '):
+            line = line[2:]
+        lines.append(line)
+    return lines
 
 
-def _cosine(a: Counter, b: Counter) -> float:
-    if not a or not b:
-        return 0.0
-    dot = sum(v * b.get(k, 0) for k, v in a.items())
-    return dot / math.sqrt(sum(v * v for v in a.values()) * sum(v * v for v in b.values()))
+def ngrams(user_prompt: str) -> Counter:
+    """Character n-gram counts (:data:`NGRAMS`) of the content, within runs of letters and digits (case-folded):
+    punctuation and line breaks end a run, so no n-gram spans two sentences or two turns."""
+    counts: Counter = Counter()
+    for line in content_lines(user_prompt):
+        run: List[str] = []
+        for ch in line.casefold() + ' ':
+            if ch.isalnum():
+                run.append(ch)
+                continue
+            text = ''.join(run)
+            for n in NGRAMS:
+                counts.update(text[i:i + n] for i in range(len(text) - n + 1))
+            run = []
+    return counts
+
+
+class _Index:
+    """TF-IDF vectors (sublinear TF, IDF ``log(N / df)``, L2-normalised) of one subtask's prompts, with an
+    inverted index for the cosine."""
+
+    def __init__(self, prompts: Sequence[str]):
+        counts = [ngrams(p) for p in prompts]
+        df: Counter = Counter(g for c in counts for g in c)
+        n = len(prompts)
+        # An n-gram in every prompt has IDF 0: it cannot tell two scenarios apart.
+        self.idf = {g: math.log(n / d) for g, d in df.items() if d < n}
+        self.postings: Dict[str, List[Tuple[int, float]]] = {}
+        for doc, c in enumerate(counts):
+            for g, w in self._vector(c).items():
+                self.postings.setdefault(g, []).append((doc, w))
+
+    def _vector(self, counts: Counter) -> Dict[str, float]:
+        vec = {g: (1.0 + math.log(tf)) * self.idf[g] for g, tf in counts.items() if g in self.idf}
+        norm = math.sqrt(sum(w * w for w in vec.values()))
+        return {g: w / norm for g, w in vec.items()} if norm else {}
+
+    def scores(self, prompt: str) -> Dict[int, float]:
+        """Cosine of ``prompt`` with every indexed prompt it shares a weighted n-gram with (others score 0)."""
+        acc: Dict[int, float] = {}
+        for g, w in self._vector(ngrams(prompt)).items():
+            for doc, dw in self.postings[g]:
+                acc[doc] = acc.get(doc, 0.0) + w * dw
+        return acc
 
 
 class RetrievalBaseline:
@@ -36,12 +102,15 @@ class RetrievalBaseline:
     """
 
     def __init__(self, data_dir: Optional[str] = None, subtasks: Optional[Sequence[str]] = None):
-        self.index: Dict[str, List[Tuple[str, Counter, str]]] = {}
+        #: Per subtask: ``(user_prompt, reference)`` in file order, and their TF-IDF index.
+        self.index: Dict[str, List[Tuple[str, str]]] = {}
+        self._tfidf: Dict[str, _Index] = {}
         if subtasks is None:
             subtasks = [e['subtask'] for e in read_manifest(data_dir)['files'].values() if 'subtask' in e]
         for subtask in subtasks:
             rows = load_rows(subtask, data_dir)
-            self.index[subtask] = [(r['user_prompt'], _bigrams(r['user_prompt']), r['reference']) for r in rows]
+            self.index[subtask] = [(r['user_prompt'], r['reference']) for r in rows]
+            self._tfidf[subtask] = _Index([r['user_prompt'] for r in rows])
 
     @staticmethod
     def subtask_of(system_prompt: str) -> str:
@@ -58,15 +127,23 @@ class RetrievalBaseline:
         return found[0]
 
     def retrieve(self, system_prompt: str, user_prompt: str) -> Tuple[str, str]:
-        """Returns ``(user_prompt, reference)`` of the most similar other scenario of the same subtask."""
+        """Returns ``(user_prompt, reference)`` of the most similar other scenario of the same subtask.
+
+        A scenario with the very same prompt is never returned (leave-one-out). Equal scores, and a prompt that
+        shares no weighted n-gram with any other, resolve to the first candidate in file order (deterministic).
+
+        Raises:
+            ValueError: the subtask cannot be told, or it has no other scenario to retrieve from.
+        """
         subtask = self.subtask_of(system_prompt)
-        candidates = [c for c in self.index.get(subtask, []) if c[0] != user_prompt]
+        entries = self.index.get(subtask, [])
+        candidates = [i for i, (prompt, _) in enumerate(entries) if prompt != user_prompt]
         if not candidates:
             raise ValueError(f'no other scenario of subtask {subtask!r} to retrieve from')
-        query = _bigrams(user_prompt)
-        # max() keeps the first of equal scores, so ties resolve by file order (deterministic).
-        best = max(candidates, key=lambda c: _cosine(query, c[1]))
-        return best[0], best[2]
+        scores = self._tfidf[subtask].scores(user_prompt)
+        # max() keeps the first of equal scores; candidates are in file order.
+        best = max(candidates, key=lambda i: scores.get(i, 0.0))
+        return entries[best]
 
     def respond(self, system_prompt: str, user_prompt: str) -> str:
         """Returns the reference of the most similar other scenario of the same subtask."""

@@ -55,10 +55,13 @@ def draw(frame: Dict[str, Any], persona_ids: Sequence[str], n: int, seed: int, s
         age band, gender, occupation, city tier, life stage) and one value per vocabulary in ``DRAWN_VOCABS``.
 
     Raises:
-        ValueError: on a negative count, or a frame without the vocabularies or users drawn from.
+        ValueError: on a negative count or seed, or a frame without the vocabularies or users drawn from.
     """
     if n < 0 or skip < 0:
         raise ValueError(f'n and skip must be >= 0, got n={n}, skip={skip}')
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        # random.Random(-s) draws what random.Random(s) draws: two writers' "different" seeds would collide.
+        raise ValueError(f'seed (--seed) must be an integer >= 0, got {seed!r}')
     missing = [v for v in DRAWN_VOCABS if v not in frame.get('vocab', {})]
     if missing or not frame.get('users'):
         raise ValueError(f'frame lacks {missing or ["users"]}: cannot draw assignments')

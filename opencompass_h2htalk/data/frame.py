@@ -21,6 +21,7 @@ import sys
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .paths import default_data_dir
+from .schema import read_json
 
 FRAME_NAME = 'frame.json'
 FRAME_VERSION = '0.2.0'
@@ -208,15 +209,10 @@ def load_frame(data_dir: Optional[str] = None) -> Dict[str, Any]:
 
     Raises:
         FileNotFoundError: if there is no frame.
-        ValueError: naming the file (and line) when it is not valid JSON.
+        ValueError: naming the file (and line) when it is a directory, not UTF-8 or not valid JSON (a
+            :class:`~opencompass_h2htalk.data.schema.ScenarioError`).
     """
-    path = os.path.join(data_dir or default_data_dir(), FRAME_NAME)
-    with open(path, encoding='utf-8') as f:
-        text = f.read()
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise ValueError(f'{path}:{e.lineno}: invalid JSON: {e.msg} (column {e.colno})') from None
+    return read_json(os.path.join(data_dir or default_data_dir(), FRAME_NAME))
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

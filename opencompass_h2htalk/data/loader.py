@@ -14,19 +14,20 @@ import os
 from typing import Any, Dict, List, Optional, Tuple
 
 from .hashing import sha256_file
-from .paths import default_data_dir
+from .paths import default_data_dir, is_bundled, require_data_dir
 from .frame import FRAME_NAME, load_frame
 from .personas import Persona, load_personas
 from .prompts import prompt_hash, system_prompt, user_prompt
-from .schema import (SCHEMA_VERSION, SUBTASKS, Scenario, ScenarioError, iter_jsonl, validate_file,
-                     validate_rubrics_file)
+from .schema import (SCHEMA_VERSION, SUBTASKS, Scenario, ScenarioError, is_blank, iter_jsonl, read_json,
+                     validate_file, validate_rubrics_file)
 
 MANIFEST_NAME = 'MANIFEST.json'
 PERSONAS_NAME = 'personas.json'
 RUBRICS_NAME = 'rubrics.json'
 DATASET_NAME = 'H2HTalk-Open'
 #: Version of the bundled data (docs/data_changelog.md); results record it, and scores of two versions are not
-#: comparable. ``write_manifest`` keeps a manifest's own version and uses this one only for a new manifest.
+#: comparable. ``write_manifest`` keeps a manifest's own version and uses this one only for a new manifest of the
+#: bundled directory itself; a new manifest anywhere else needs an explicit name and version.
 DATA_VERSION = '1.0.0'
 
 
@@ -37,11 +38,10 @@ class ManifestError(RuntimeError):
 def _count_records(path: str) -> int:
     if path.endswith('.jsonl'):
         return sum(1 for _ in iter_jsonl(path))
-    with open(path, encoding='utf-8') as f:
-        obj = json.load(f)
+    obj = read_json(path)
     # The record list of each JSON data file: personas.json, rubrics.json, frame.json (its user roster).
     for key in ('personas', 'rubrics', 'users'):
-        if key in obj:
+        if isinstance(obj, dict) and key in obj and hasattr(obj[key], '__len__'):
             return len(obj[key])
     raise ManifestError(f'{path}: cannot count records (no personas, rubrics or users list)')
 
@@ -50,19 +50,35 @@ def read_manifest(data_dir: Optional[str] = None) -> Dict[str, Any]:
     """Reads ``MANIFEST.json`` of a data directory.
 
     Raises:
-        ManifestError: if it is missing or not valid JSON of the expected shape.
+        ManifestError: if it is missing, not UTF-8, not valid JSON, or not of the expected shape: an object with
+            a ``files`` object whose entries are objects, and ``name``/``version`` (when present) non-empty strings.
     """
     path = os.path.join(data_dir or default_data_dir(), MANIFEST_NAME)
     try:
-        with open(path, encoding='utf-8') as f:
-            manifest = json.load(f)
+        manifest = read_json(path)
     except FileNotFoundError:
         raise ManifestError(f'{path}: manifest not found; create it with `h2htalk manifest <data_dir>`') from None
-    except json.JSONDecodeError as e:
-        raise ManifestError(f'{path}:{e.lineno}: invalid JSON: {e.msg}') from None
+    except ScenarioError as e:  # a directory, bad UTF-8 or bad JSON: the message names the file (and line)
+        raise ManifestError(str(e)) from None
+    if not isinstance(manifest, dict):
+        raise ManifestError(f"{path}: expected an object with a 'files' mapping, got a JSON "
+                            f'{_json_type(manifest)}')
     if not isinstance(manifest.get('files'), dict):
         raise ManifestError(f"{path}: expected an object with a 'files' mapping")
+    for name, entry in manifest['files'].items():
+        if not isinstance(entry, dict):
+            raise ManifestError(f"{path}: field 'files.{name}': expected an object with sha256 and records, got a "
+                                f'JSON {_json_type(entry)}')
+    for key in ('name', 'version'):
+        if key in manifest and (not isinstance(manifest[key], str) or is_blank(manifest[key])):
+            raise ManifestError(f"{path}: field '{key}': expected a non-empty string, got {manifest[key]!r}")
     return manifest
+
+
+def _json_type(value: Any) -> str:
+    """The JSON name of a decoded value's type, for messages about a file's content."""
+    names = {dict: 'object', list: 'array', str: 'string', bool: 'boolean', int: 'number', float: 'number'}
+    return 'null' if value is None else names.get(type(value), type(value).__name__)
 
 
 def verify_file(data_dir: str, name: str, manifest: Dict[str, Any]) -> Dict[str, Any]:
@@ -75,6 +91,8 @@ def verify_file(data_dir: str, name: str, manifest: Dict[str, Any]) -> Dict[str,
     entry = manifest['files'].get(name)
     if entry is None:
         raise ManifestError(f'{path}: not listed in {os.path.join(data_dir, MANIFEST_NAME)}')
+    if os.path.isdir(path):
+        raise ManifestError(f'{path}: listed in the manifest, but is a directory, expected a file')
     if not os.path.isfile(path):
         raise ManifestError(f'{path}: listed in the manifest but missing')
     digest = sha256_file(path)
@@ -92,7 +110,7 @@ def stray_files(data_dir: str) -> List[str]:
 
     Such a file is never loaded, so its scenarios would silently be left out of every run.
     """
-    return [os.path.join(data_dir, n) for n in sorted(os.listdir(data_dir))
+    return [os.path.join(data_dir, n) for n in sorted(os.listdir(require_data_dir(data_dir)))
             if n.endswith('.jsonl') and n[:-len('.jsonl')] not in SUBTASKS]
 
 
@@ -100,22 +118,55 @@ def _stray_reason() -> str:
     return f'not a subtask file (expected <subtask>.jsonl with subtask one of {list(SUBTASKS)}); rename or remove it'
 
 
-def write_manifest(data_dir: str, version: Optional[str] = None) -> Dict[str, Any]:
+def _manifest_label(data_dir: str, version: Optional[str], name: Optional[str]) -> Tuple[str, str]:
+    """The ``(name, version)`` a rewritten manifest records: the given ones, else the existing manifest's, else
+    (bundled directory only) :data:`DATASET_NAME` and :data:`DATA_VERSION`.
+
+    A new manifest over other data must not call it H2HTalk-Open 1.0.0: results record name and version, and
+    scores are compared only within one version.
+    """
+    path = os.path.join(data_dir, MANIFEST_NAME)
+    for flag, value in (('version', version), ('name', name)):
+        if value is not None and (not isinstance(value, str) or is_blank(value)):
+            raise ManifestError(f'{path}: {flag} (--{flag}) must be a non-empty string, got {value!r}')
+    if version is not None and name is not None:
+        return name, version
+    usage = f'h2htalk manifest {data_dir} --name NAME --version VERSION'
+    if os.path.lexists(path):
+        try:
+            old = read_manifest(data_dir)
+        except ManifestError as e:
+            raise ManifestError(f'{e}; to write a new manifest over it, give its name and version: {usage}') from None
+        name = name if name is not None else old.get('name')
+        version = version if version is not None else old.get('version')
+    if is_bundled(data_dir):
+        return name or DATASET_NAME, version or DATA_VERSION
+    missing = [flag for flag, value in (('--name', name), ('--version', version)) if value is None]
+    if missing:
+        raise ManifestError(f'{path}: a new manifest for data other than the bundled {DATASET_NAME} needs its own '
+                            f'name and version ({" and ".join(missing)} not given): {usage}')
+    return name, version
+
+
+def write_manifest(data_dir: str, version: Optional[str] = None, name: Optional[str] = None) -> Dict[str, Any]:
     """Validates every file of a data directory and (re)writes its manifest.
 
     Args:
         data_dir: The data directory.
-        version: Data version to record; ``None`` keeps the version of the existing manifest
-            (:data:`DATA_VERSION` when there is none yet).
+        version: Data version to record; ``None`` keeps the version of the existing manifest (for a new
+            manifest, only the bundled directory defaults, to :data:`DATA_VERSION`).
+        name: Dataset name to record; ``None`` keeps the existing manifest's (for a new manifest, only the
+            bundled directory defaults, to :data:`DATASET_NAME`).
 
     Raises:
+        DataDirError: ``data_dir`` is not a directory.
         ScenarioError: if any scenario file is invalid, or a ``.jsonl`` file is not a subtask file
             (nothing is written then).
-        ManifestError: ``version`` is ``None`` and the existing manifest cannot be read.
+        ManifestError: an empty ``version`` or ``name``; or one of them is ``None`` and there is no readable
+            manifest to keep it from (outside the bundled directory).
     """
-    if version is None:
-        has_manifest = os.path.exists(os.path.join(data_dir, MANIFEST_NAME))
-        version = read_manifest(data_dir).get('version', DATA_VERSION) if has_manifest else DATA_VERSION
+    require_data_dir(data_dir)
+    name, version = _manifest_label(data_dir, version, name)
     stray = stray_files(data_dir)
     if stray:
         raise ScenarioError(stray[0], 0, '', _stray_reason())
@@ -126,21 +177,27 @@ def write_manifest(data_dir: str, version: Optional[str] = None) -> Dict[str, An
                                              'records': len(personas)}}
     rubrics_path = os.path.join(data_dir, RUBRICS_NAME)
     if os.path.exists(rubrics_path):
-        files[RUBRICS_NAME] = {'sha256': sha256_file(rubrics_path),
-                               'records': len(validate_rubrics_file(rubrics_path)['rubrics'])}
+        n_rubrics = len(validate_rubrics_file(rubrics_path)['rubrics'])  # first: it names a directory or bad file
+        files[RUBRICS_NAME] = {'sha256': sha256_file(rubrics_path), 'records': n_rubrics}
     frame_path = os.path.join(data_dir, FRAME_NAME)
     if os.path.exists(frame_path):  # the sampling frame is data too: pin it (records = roster size)
-        files[FRAME_NAME] = {'sha256': sha256_file(frame_path), 'records': len(load_frame(data_dir)['users'])}
+        n_users = len(_frame_users(data_dir))
+        files[FRAME_NAME] = {'sha256': sha256_file(frame_path), 'records': n_users}
     for subtask in SUBTASKS:
         path = os.path.join(data_dir, f'{subtask}.jsonl')
         if not os.path.exists(path):
             continue
         records = validate_file(path, personas=personas, subtask=subtask, seen_ids=seen, seen_stages=stages)
         files[f'{subtask}.jsonl'] = {'sha256': sha256_file(path), 'records': len(records), 'subtask': subtask}
-    manifest = {'name': DATASET_NAME, 'version': version, 'schema_version': SCHEMA_VERSION, 'files': files}
-    with open(os.path.join(data_dir, MANIFEST_NAME), 'w', encoding='utf-8') as f:
+    manifest = {'name': name, 'version': version, 'schema_version': SCHEMA_VERSION, 'files': files}
+    path = os.path.join(data_dir, MANIFEST_NAME)
+    if os.path.isdir(path):
+        raise ManifestError(f'{path}: is a directory, expected a file')
+    tmp = f'{path}.tmp'
+    with open(tmp, 'w', encoding='utf-8') as f:  # written whole, then moved over the old one
         json.dump(manifest, f, ensure_ascii=False, indent=2)
         f.write('\n')
+    os.replace(tmp, path)
     return manifest
 
 
@@ -159,22 +216,24 @@ def check_data_dir(data_dir: str) -> Tuple[List[Dict[str, Any]], List[str]]:
     Raises:
         ManifestError: the manifest itself is missing or unreadable (nothing else can be checked).
     """
+    require_data_dir(data_dir)
     manifest = read_manifest(data_dir)
     files = manifest['files']
     errors: List[str] = [f'{p}: {_stray_reason()}' for p in stray_files(data_dir)]
     for name in sorted(os.listdir(data_dir)):
         if name.endswith('.jsonl') and name[:-len('.jsonl')] in SUBTASKS and name not in files:
-            errors.append(f'{os.path.join(data_dir, name)}: not listed in {MANIFEST_NAME}, so it is never loaded; '
+            path = os.path.join(data_dir, name)
+            errors.append(f'{path}: is a directory, expected a file' if os.path.isdir(path) else
+                          f'{path}: not listed in {MANIFEST_NAME}, so it is never loaded; '
                           'run `h2htalk manifest` after checking it')
     checked: List[Dict[str, Any]] = []
     try:
         personas = load_personas(data_dir)  # first: a content error says more than a changed hash
     except (ScenarioError, OSError) as e:
         return checked, errors + [str(e)]
-    try:
-        verify_file(data_dir, PERSONAS_NAME, manifest)
-    except ManifestError as e:
-        errors.append(str(e))
+    problem = _verify_error(data_dir, PERSONAS_NAME, manifest)
+    if problem:
+        errors.append(problem)
     seen: Dict[str, str] = {}
     stages: Dict[Tuple[str, int], str] = {}
     for name, entry in files.items():
@@ -185,28 +244,66 @@ def check_data_dir(data_dir: str) -> Tuple[List[Dict[str, Any]], List[str]]:
         name = f'{subtask}.jsonl'
         if name not in files or files[name].get('subtask') != subtask:
             continue
+        if not os.path.isfile(os.path.join(data_dir, name)):  # missing, or a directory: one error, no content
+            errors.append(_verify_error(data_dir, name, manifest))
+            continue
+        # The content first: after an edit, the file:line of a broken record says more than the changed hash
+        # (which is reported too).
         try:
-            verify_file(data_dir, name, manifest)
             records = validate_file(os.path.join(data_dir, name), personas=personas, subtask=subtask, seen_ids=seen,
                                     seen_stages=stages)
-        except (ManifestError, ScenarioError) as e:
+        except ScenarioError as e:
             errors.append(str(e))
-            continue
-        checked.append({'name': name, 'records': len(records), 'sha256': files[name]['sha256']})
+            records = None
+        problem = _verify_error(data_dir, name, manifest)
+        if problem:
+            errors.append(problem)
+        if records is not None and not problem:
+            checked.append({'name': name, 'records': len(records), 'sha256': files[name]['sha256']})
     if FRAME_NAME in files:
         try:
-            verify_file(data_dir, FRAME_NAME, manifest)
-            frame = load_frame(data_dir)
-            checked.append({'name': FRAME_NAME, 'users': len(frame['users'])})
-        except (ManifestError, ValueError) as e:  # load_frame raises ValueError naming the file
+            users: Optional[list] = _frame_users(data_dir)
+        except (ValueError, OSError) as e:  # load_frame raises ValueError naming the file
             errors.append(str(e))
+            users = None
+        problem = _verify_error(data_dir, FRAME_NAME, manifest)
+        if problem:
+            errors.append(problem)
+        if users is not None and not problem:
+            checked.append({'name': FRAME_NAME, 'users': len(users)})
     if RUBRICS_NAME in files:
         try:
-            rubrics = load_rubrics(data_dir)
-            checked.append({'name': RUBRICS_NAME, 'rubrics': len(rubrics['rubrics']), 'version': rubrics['version']})
-        except (ManifestError, ScenarioError) as e:
+            rubrics = load_rubrics(data_dir, verify=False)
+        except (ScenarioError, OSError) as e:
             errors.append(str(e))
+            rubrics = None
+        problem = _verify_error(data_dir, RUBRICS_NAME, manifest)
+        if problem:
+            errors.append(problem)
+        if rubrics is not None and not problem:
+            checked.append({'name': RUBRICS_NAME, 'rubrics': len(rubrics['rubrics']), 'version': rubrics['version']})
     return checked, errors
+
+
+def _frame_users(data_dir: str) -> list:
+    """The user roster of ``frame.json`` (the records its manifest entry counts).
+
+    Raises:
+        ScenarioError: naming the file when it is unreadable, or not an object with a ``users`` list.
+    """
+    frame = load_frame(data_dir)
+    if not isinstance(frame, dict) or not isinstance(frame.get('users'), list):
+        raise ScenarioError(os.path.join(data_dir, FRAME_NAME), 0, 'users', 'expected an object with a users list')
+    return frame['users']
+
+
+def _verify_error(data_dir: str, name: str, manifest: Dict[str, Any]) -> Optional[str]:
+    """:func:`verify_file`'s complaint about one file, or ``None`` when it matches the manifest."""
+    try:
+        verify_file(data_dir, name, manifest)
+    except (ManifestError, ScenarioError) as e:  # ScenarioError: counting the records of a broken file
+        return str(e)
+    return None
 
 
 def load_subtask(subtask: str, data_dir: Optional[str] = None, verify: bool = True) -> List[Scenario]:
@@ -230,7 +327,7 @@ def _load(subtask: str, data_dir: Optional[str], verify: bool) -> Tuple[List[Sce
     """Scenarios of one subtask and the personas they were validated against (each file read once)."""
     if subtask not in SUBTASKS:
         raise ValueError(f'unknown subtask {subtask!r}; expected one of {list(SUBTASKS)}')
-    data_dir = data_dir or default_data_dir()
+    data_dir = require_data_dir(data_dir or default_data_dir())
     name = f'{subtask}.jsonl'
     if verify:
         manifest = read_manifest(data_dir)

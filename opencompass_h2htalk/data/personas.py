@@ -1,13 +1,12 @@
 """Companion personas of H2HTalk-Open (written for this project, not upstream)."""
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, fields
 from typing import Any, Dict, Optional
 
 from .paths import default_data_dir
-from .base import LANGUAGES, ScenarioError
+from .base import LANGUAGES, ScenarioError, is_blank, read_json
 
 
 @dataclass(frozen=True)
@@ -52,7 +51,7 @@ def _check_entry(item: Any, path: str, i: int) -> Persona:
                 raise fail(f'.{key}', f'must be positive, got {value}')
         elif not isinstance(value, str):
             raise fail(f'.{key}', f'expected a string, got {type(value).__name__}')
-        elif not value.strip():
+        elif is_blank(value):
             raise fail(f'.{key}', 'must not be empty')
     if item['language'] not in LANGUAGES:
         raise fail('.language', f'expected one of {list(LANGUAGES)}, got {item["language"]!r}')
@@ -68,14 +67,7 @@ def load_personas(data_dir: Optional[str] = None) -> Dict[str, Persona]:
             persona index and field (e.g. ``personas.json: field 'personas[1].age': expected an integer``).
     """
     path = os.path.join(data_dir or default_data_dir(), 'personas.json')
-    with open(path, 'rb') as f:
-        data = f.read()
-    try:
-        raw = json.loads(data.decode('utf-8'))
-    except UnicodeDecodeError as e:
-        raise ScenarioError(path, 0, '', f'not valid UTF-8 (byte {e.start}: {e.reason})') from None
-    except json.JSONDecodeError as e:
-        raise ScenarioError(path, e.lineno, '', f'invalid JSON: {e.msg} (column {e.colno})') from None
+    raw = read_json(path)  # a directory, bad UTF-8 or bad JSON is a ScenarioError naming the file (and line)
     if not isinstance(raw, dict):
         raise ScenarioError(path, 0, '', f"expected a JSON object with a 'personas' list, got {type(raw).__name__}")
     if 'personas' not in raw:

@@ -238,6 +238,19 @@ def _texts(language: str) -> Dict[str, Any]:
     return _TEXTS[language]
 
 
+def boilerplate(language: str) -> Dict[str, List[str]]:
+    """The fixed text that :func:`user_prompt` puts around a scenario's own content, for one language.
+
+    Returns:
+        ``{'labels': [block header lines], 'closings': [closing lines], 'speakers': [line prefixes of a turn]}``;
+        the retrieval baseline strips these so that it compares scenarios by content, not by shared labels.
+    """
+    t = _texts(language)
+    return {'labels': [t['label'].format(v) for v in t['labels'].values()],
+            'closings': sorted(set(t['closing'].values())),
+            'speakers': [t['speaker'].format(role, '') for role in t['roles'].values()]}
+
+
 def system_prompt(persona: Persona, subtask: str, language: str = 'zh') -> str:
     """Returns the SYSTEM turn: persona description (as written), the subtask instruction and shared rules.
 

@@ -17,7 +17,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
-from .base import LANGUAGES, ScenarioError
+from .base import LANGUAGES, ScenarioError, _open_bytes, is_blank, read_json  # noqa: F401 - re-exported
 from .personas import load_personas
 
 SCHEMA_VERSION = '1.1'
@@ -85,8 +85,8 @@ Check = Callable[[Any], Optional[Tuple[str, str]]]
 def _nonempty_str(value: Any) -> Optional[Tuple[str, str]]:
     if not isinstance(value, str):
         return '', f'expected a string, got {type(value).__name__}'
-    if not value.strip():
-        return '', 'must not be empty'
+    if is_blank(value):
+        return '', 'must not be empty' + (' (it holds only invisible characters)' if value.strip() else '')
     return None
 
 
@@ -159,7 +159,7 @@ def _tags(value: Any) -> Optional[Tuple[str, str]]:
     if not isinstance(value, dict):
         return '', f'expected an object of string values, got {type(value).__name__}'
     for k, v in value.items():
-        if not isinstance(v, str) or not v:
+        if not isinstance(v, str) or is_blank(v):
             return f'.{k}', 'tag values must be non-empty strings'
     return None
 
@@ -350,24 +350,41 @@ def _check_chain(subtask: str, record: Dict[str, Any]) -> Optional[Tuple[str, st
     return 'chain', f'{subtask} records cannot be in a chain (chains: {list(CHAIN_PIPELINES)})'
 
 
-def iter_jsonl(path: str) -> Iterator[Tuple[int, Any]]:
-    """Yields (line number, decoded JSON) for each non-blank line of a JSONL file.
+def decode_jsonl(path: str) -> Iterator[Tuple[int, Any, Optional[ScenarioError]]]:
+    """Like :func:`iter_jsonl`, but a bad line does not end the file: yields ``(line, value, None)`` for a decoded
+    line and ``(line, None, error)`` for an undecodable one, then goes on with the next line.
 
     Raises:
-        ScenarioError: on undecodable UTF-8 or invalid JSON, naming the line.
+        ScenarioError: the path cannot be opened as a file (line 0).
     """
-    with open(path, 'rb') as f:
+    with _open_bytes(path) as f:
         for lineno, raw in enumerate(f, start=1):
             try:
                 text = raw.decode('utf-8')
             except UnicodeDecodeError as e:
-                raise ScenarioError(path, lineno, '', f'not valid UTF-8 ({e.reason})') from None
+                yield lineno, None, ScenarioError(path, lineno, '', f'not valid UTF-8 (byte {e.start}: {e.reason})')
+                continue
             if not text.strip():
                 continue
             try:
-                yield lineno, json.loads(text)
+                value = json.loads(text)
             except json.JSONDecodeError as e:
-                raise ScenarioError(path, lineno, '', f'invalid JSON: {e.msg} (column {e.colno})') from None
+                yield lineno, None, ScenarioError(path, lineno, '', f'invalid JSON: {e.msg} (column {e.colno})')
+                continue
+            yield lineno, value, None
+
+
+def iter_jsonl(path: str) -> Iterator[Tuple[int, Any]]:
+    """Yields (line number, decoded JSON) for each non-blank line of a JSONL file.
+
+    Raises:
+        ScenarioError: on undecodable UTF-8 or invalid JSON, naming the line; on a path that is not a readable
+            file (a directory, say), naming the path.
+    """
+    for lineno, value, error in decode_jsonl(path):
+        if error is not None:
+            raise error
+        yield lineno, value
 
 
 def validate_file(path: str, personas: Optional[Iterable[str]] = None, subtask: Optional[str] = None,
@@ -467,14 +484,8 @@ def validate_rubrics(obj: Any, path: str = '<rubrics>') -> Dict[str, Any]:
 
 
 def validate_rubrics_file(path: str) -> Dict[str, Any]:
-    """Reads and validates a rubric file (JSON errors name the line)."""
-    with open(path, encoding='utf-8') as f:
-        text = f.read()
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise ScenarioError(path, e.lineno, '', f'invalid JSON: {e.msg} (column {e.colno})') from None
-    return validate_rubrics(obj, path)
+    """Reads and validates a rubric file (JSON and UTF-8 errors name the line)."""
+    return validate_rubrics(read_json(path), path)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -19,7 +19,8 @@ class H2HTalkDataset(BaseDataset):
     H2HTalk-Open data) and ``verify`` (manifest check, default on).
 
     Columns: ``id, subtask, dimension, persona, system_prompt, user_prompt, reference, inputs,
-    tags, source_sha256, prompt_hash, data_version``.
+    tags, source_sha256, prompt_hash, data_version, subtask_items`` (``subtask_items``: the records in the whole
+    file, so that a result scored on a ``test_range`` can say how many of how many it scored).
     """
 
     @staticmethod
@@ -30,4 +31,5 @@ class H2HTalkDataset(BaseDataset):
             row['source_sha256'] = fp['file_sha256'] or ''
             row['prompt_hash'] = fp['prompt_hash']
             row['data_version'] = fp['version'] or ''  # the manifest's version, recorded in every result's meta
+            row['subtask_items'] = len(rows)
         return Dataset.from_list(rows)

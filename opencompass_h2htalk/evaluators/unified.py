@@ -8,9 +8,11 @@ from opencompass.openicl.icl_evaluator import BaseEvaluator
 from opencompass.registry import ICL_EVALUATORS
 
 from ..metrics.embedding import get_embedder
+from ..metrics.floor import result_floor
 from ..sap import detect_sap
 from ..metrics.unified import DEFAULT_ALPHA, aggregate, scoring_metadata, score_items
 from ..stats import DEFAULT_RESAMPLES, DEFAULT_SEED, subtask_interval
+from ..runs.versions import software_versions
 
 
 @ICL_EVALUATORS.register_module()
@@ -27,7 +29,9 @@ class H2HTalkUnifiedEvaluator(BaseEvaluator):
 
     The result holds ``score`` (mean U, 0–100), every component (0–100), ``empty_rate`` (%),
     a ``meta`` block (α, tokenizer and version, embedder and revision, data version and SHA-256, prompt hash,
-    item counts, and the SAP versions found in the prompts the model received) and per-item ``details``.
+    item counts (``n`` scored, ``n_data`` in the subtask), the SAP versions found in the prompts the model
+    received, the software versions (``versions``) and the subtask's metric floor over the scored references
+    (``floor``, :func:`~opencompass_h2htalk.metrics.floor.result_floor`)) and per-item ``details``.
     ``ci_low``/``ci_high`` are the 95 % scenario-bootstrap interval of ``score`` (chains resampled as one unit),
     with ``meta.ci`` recording method, seed, resamples, level and units; with fewer than 10 units there is no
     interval, only ``meta.ci.warning``.
@@ -58,6 +62,12 @@ class H2HTalkUnifiedEvaluator(BaseEvaluator):
         for key in ('data_version', 'source_sha256', 'prompt_hash', 'subtask'):
             if key in columns and len(test_set):
                 meta[key] = test_set[key][0]
+        if 'subtask_items' in columns and len(test_set):  # the whole subtask's size: a test_range scores fewer
+            meta['n_data'] = int(test_set['subtask_items'][0])
+        # Recorded now, not when a report is written later (perhaps from another environment).
+        meta['versions'] = software_versions()
+        # U of references scored against other scenarios' references: what a right-format reply already earns.
+        meta['floor'] = result_floor(references, embedder, self.alpha, self.tokenizer)
         if origin_prompt is not None:
             # Read from what the model received, so a mislabelled config cannot misreport it.
             found = [detect_sap(p) for p in origin_prompt]

@@ -1,9 +1,12 @@
 """Paired comparison of two judged results (e.g. SAP / no-SAP twins) on the items both have judged. Pure Python.
 
 The judge evaluator writes ``item_judgements`` into each results file: one entry per item, ``{'id', 'overall',
-'violation'}`` with ``overall: null`` for an item the judge never scored. Comparing two twins' means over their own
-judged items mixes different item sets when the judge failed on different items; :func:`paired_comparison`
-restricts both to the common judged items and says how many items each side lost.
+'violation', 'rule_violation'}`` with ``overall: null`` for an item the judge never scored. ``violation`` is the
+judge's flag alone and ``rule_violation`` the deterministic checks' (safety rubric only; results evaluated before
+issue 25 have no ``rule_violation`` and OR-ed the checks into ``violation``: see ``meta.violation_definition``).
+
+Comparing two twins' means over their own judged items mixes different item sets when the judge failed on different
+items; :func:`paired_comparison` restricts both to the common judged items and says how many items each side lost.
 """
 from __future__ import annotations
 
@@ -38,6 +41,8 @@ def _side(entries: List[Dict[str, Any]]) -> Dict[str, Optional[float]]:
     side: Dict[str, Optional[float]] = {'score': mean(e['overall'] for e in entries) if entries else None}
     if entries and all('violation' in e for e in entries):
         side['violation_rate'] = 100.0 * sum(bool(e['violation']) for e in entries) / len(entries)
+    if entries and all('rule_violation' in e for e in entries):
+        side['rule_violation_rate'] = 100.0 * sum(bool(e['rule_violation']) for e in entries) / len(entries)
     return side
 
 
@@ -49,8 +54,10 @@ def paired_comparison(a: Mapping[str, Any], b: Mapping[str, Any], names=('a', 'b
         names: Labels for error messages and the output.
 
     Returns:
-        ``{'n_common', 'n_only': {name: n}, 'n_unjudged': {name: n}, name: {'score', 'violation_rate'?}, ...}``;
-        the means are ``None`` when no item is judged on both sides (never a number standing in for nothing).
+        ``{'n_common', 'n_only': {name: n}, 'n_unjudged': {name: n}, name: {'score', 'violation_rate'?,
+        'rule_violation_rate'?}, ...}``, all over the common judged items (``violation_rate``: the judge's flag;
+        ``rule_violation_rate``: the rule checks'); the means are ``None`` when no item is judged on both sides
+        (never a number standing in for nothing).
 
     Raises:
         ValueError: when the two results do not cover the same items.

@@ -12,6 +12,8 @@ import random
 from collections import Counter
 from typing import Any, Callable, Dict, Hashable, List, Optional, Sequence
 
+import numpy as np
+
 from .embedding import Embedder
 from .unified import DEFAULT_ALPHA, aggregate, score_items
 
@@ -110,3 +112,45 @@ def unified_score_fn(embedder: Optional[Embedder], alpha: float = DEFAULT_ALPHA,
     def fn(predictions: Sequence[str], references: Sequence[str]) -> Dict[str, float]:
         return aggregate(score_items(predictions, references, embedder, alpha=alpha, tokenizer=tokenizer))
     return fn
+
+
+class _MemoEmbedder(Embedder):
+    """An embedder that encodes each distinct text once: the derangements of a floor reuse the same references."""
+
+    def __init__(self, inner: Embedder) -> None:
+        super().__init__(inner.batch_size)
+        self.inner, self.name, self.revision = inner, inner.name, inner.revision
+        self._vectors: Dict[str, np.ndarray] = {}
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        new = [t for t in dict.fromkeys(texts) if t not in self._vectors]
+        if new:
+            self._vectors.update(zip(new, self.inner.encode(new)))
+        if not texts:
+            return np.zeros((0, 0), dtype=np.float32)
+        return np.stack([self._vectors[t] for t in texts])
+
+
+#: Derangements and seed of the floor the evaluator records (``meta.floor``), as in bench/metric_floor.py.
+RESULT_FLOOR_REPEATS, RESULT_FLOOR_SEED = 5, 0
+
+
+def result_floor(references: Sequence[str], embedder: Optional[Embedder], alpha: float = DEFAULT_ALPHA,
+                 tokenizer: str = 'jieba', repeats: int = RESULT_FLOOR_REPEATS,
+                 seed: int = RESULT_FLOOR_SEED) -> Dict[str, Any]:
+    """The floor of U over one result's own references, for its ``meta.floor`` (what the report marks).
+
+    Same data, embedder, α and tokenizer as the score next to it, so the two can be read together.
+
+    Returns:
+        ``{'score': mean U, 'sd', 'n', 'repeats', 'seed'}``, or ``{'score': None, 'n', 'why'}`` when there is no
+        floor (fewer than two references, too many identical ones): a missing floor is named, never 0.
+    """
+    memo = _MemoEmbedder(embedder) if embedder is not None else None
+    try:
+        found = metric_floor(references, unified_score_fn(memo, alpha, tokenizer), repeats=repeats, seed=seed,
+                             keys=('score',))
+    except FloorError as e:
+        return {'score': None, 'n': len(references), 'why': str(e)}
+    score = found['floor']['score']
+    return {'score': score['mean'], 'sd': score['sd'], 'n': found['n'], 'repeats': repeats, 'seed': seed}

@@ -6,8 +6,10 @@ from typing import Dict, List
 from mmengine.config import ConfigDict
 from opencompass.partitioners import NumWorkerPartitioner
 from opencompass.registry import PARTITIONERS
+from opencompass.utils import model_abbr_from_cfg
 
-from ..planning.scale import workers_for
+from ..planning.scale import check_unique_abbrs, workers_for
+from .sweep import model_label
 
 
 @PARTITIONERS.register_module()
@@ -48,6 +50,9 @@ class GPUBudgetPartitioner(NumWorkerPartitioner):
                   add_cfg: Dict = {}) -> List[ConfigDict]:  # noqa: B006 - mirrors the base signature
         tasks = []
         for comb in model_dataset_combinations:
+            # Both models' tasks would write predictions/<abbr>/, each skipping or overwriting the other's files.
+            check_unique_abbrs([(model_abbr_from_cfg(m), model_label(m)) for m in comb['models']],
+                               'GPUBudgetPartitioner')
             for model in comb['models']:
                 self.num_worker = self.num_split = self.workers(model)
                 tasks += super().partition([{'models': [model], 'datasets': comb['datasets']}], work_dir, out_dir,

@@ -1,6 +1,7 @@
 """Dry run of a config's inference partitioner for ``h2htalk plan``: the tasks OpenCompass would create, no runs."""
 from __future__ import annotations
 
+import ast
 import copy
 import logging
 import os
@@ -8,7 +9,7 @@ import tempfile
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
-from ..planning.scale import ModelPlan, TaskItems, summarize_tasks
+from ..planning.scale import ModelPlan, TaskItems, check_unique_abbrs, summarize_tasks
 
 #: The variable configs/eval/h2htalk_slurm.py reads its GPU budget from.
 GPUS_ENV = 'H2HTALK_SLURM_GPUS'
@@ -42,6 +43,51 @@ def _budget_line(config_gpus: int, cli_gpus: Optional[int]) -> str:
     return f'{cli_gpus} (from --gpus, which overrides the config\'s {config_gpus}; {from_env})'
 
 
+def _shown_path(path: str) -> str:
+    """``path`` relative to the working directory when it lies below it, else as it is."""
+    rel = os.path.relpath(path)
+    return path if rel.startswith('..') else rel
+
+
+def _read_base_sources(config: str) -> Dict[str, str]:
+    """``{imported name: file}`` of the ``from X import name [as alias]`` lines inside ``with read_base():``."""
+    with open(config, encoding='utf-8') as f:
+        tree = ast.parse(f.read(), config)
+    sources: Dict[str, str] = {}
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.With) and any(isinstance(i.context_expr, ast.Call)
+                                                   and getattr(i.context_expr.func, 'id', None) == 'read_base'
+                                                   for i in node.items)):
+            continue
+        for stmt in node.body:
+            if not isinstance(stmt, ast.ImportFrom) or not stmt.module:
+                continue
+            if stmt.level:  # relative to the config's folder, as mmengine resolves it
+                base = os.path.dirname(os.path.abspath(config))
+                for _ in range(stmt.level - 1):
+                    base = os.path.dirname(base)
+                source = _shown_path(os.path.join(base, *stmt.module.split('.')) + '.py')
+            else:
+                source = stmt.module  # a package's config module
+            for alias in stmt.names:
+                sources[alias.asname or alias.name] = source
+    return sources
+
+
+def model_labels(config: str, cfg) -> List[str]:
+    """One label per entry of ``cfg.models`` for messages: its position, the model config file it was imported
+    from (``read_base``; the eval config itself when it is not an imported entry as it stands), type and path."""
+    sources = _read_base_sources(config)
+    labels = []
+    for i, model in enumerate(cfg.get('models') or []):
+        found = [src for name, src in sources.items()
+                 if isinstance(cfg.get(name), (list, tuple)) and any(m == model for m in cfg[name])]
+        where = found[0] if found else f'defined in {_shown_path(config)}'
+        labels.append(f"models[{i}] ({where}: type {_type_name(model.get('type', '?'))}, "
+                      f"path {model.get('path', '?')!r})")
+    return labels
+
+
 def plan_config(config: str, gpus: Optional[int] = None) -> ConfigPlan:
     """Builds ``infer.partitioner`` of ``config`` as ``opencompass`` does and lists the tasks it creates.
 
@@ -54,16 +100,19 @@ def plan_config(config: str, gpus: Optional[int] = None) -> ConfigPlan:
             config's.
 
     Raises:
-        ValueError: ``gpus`` given for a partitioner without a GPU budget, or a bad partitioner argument.
+        ValueError: ``gpus`` given for a partitioner without a GPU budget, a bad partitioner argument, or two
+            models that share an abbr (both named).
     """
     import datasets as hf_datasets
     from mmengine.config import Config
     from opencompass.registry import PARTITIONERS
-    from opencompass.utils import get_logger
+    from opencompass.utils import get_logger, model_abbr_from_cfg
 
     from . import GPUBudgetPartitioner, SweepPartitioner
 
     cfg = Config.fromfile(config)
+    models = cfg.get('models') or []
+    check_unique_abbrs(zip((model_abbr_from_cfg(m) for m in models), model_labels(config, cfg)), config)
     part_cfg = copy.deepcopy(cfg['infer']['partitioner'])
     cls = PARTITIONERS.get(part_cfg['type']) if isinstance(part_cfg['type'], str) else part_cfg['type']
     budget = None

@@ -8,16 +8,23 @@ from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
 from mmengine.config import Config, ConfigDict
 from opencompass.partitioners import NumWorkerPartitioner
 from opencompass.registry import PARTITIONERS
-from opencompass.utils import build_dataset_from_cfg, dataset_abbr_from_cfg, get_infer_output_path
+from opencompass.utils import (build_dataset_from_cfg, dataset_abbr_from_cfg, get_infer_output_path,
+                               model_abbr_from_cfg)
 
 from ..planning.costmodel import (CostError, CostSettings, DatasetLoad, ModelCost, load_cost_file, model_cost,
                                  settings_from)
 from ..sap import load_sap
+from ..planning.scale import check_unique_abbrs
 from ..planning.sweep import MIN_INFER_PER_FIXED, SweepPlan, plan_sweep
 
 
 def _type_name(t) -> str:
     return t if isinstance(t, str) else getattr(t, '__name__', str(t))
+
+
+def model_label(model: Mapping) -> str:
+    """A model config as an error message names it: its type and path."""
+    return f"the model of type {_type_name(model.get('type', '?'))}, path {model.get('path', '?')!r}"
 
 
 def added_prompt_text(model: Mapping) -> str:
@@ -104,6 +111,8 @@ class SweepPartitioner(NumWorkerPartitioner):
         pairs: List[Tuple[ConfigDict, List[ConfigDict]]] = []
         for comb in model_dataset_combinations:
             pairs += [(m, list(comb['datasets'])) for m in comb['models']]
+        # One plan for all models, keyed by abbr: two models with one abbr would silently become one.
+        check_unique_abbrs([(model_abbr_from_cfg(m), model_label(m)) for m, _ in pairs], 'SweepPartitioner')
         datasets = {dataset_abbr_from_cfg(d): d for _, ds in pairs for d in ds}
         models = {m['abbr']: m for m, _ in pairs}
         if any(len(ds) != len(datasets) for _, ds in pairs):

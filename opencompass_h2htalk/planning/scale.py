@@ -9,7 +9,7 @@ workers and a four-GPU 72B model gets 16. API and CPU models (0 GPUs) get ``api_
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,33 @@ def workers_for(gpus: int, gpus_per_task: int, api_workers: int = 8) -> int:
     if gpus_per_task > gpus:
         raise ValueError(f'a task needs {gpus_per_task} GPUs but the budget is {gpus}')
     return gpus // gpus_per_task
+
+
+def duplicate_abbrs(entries: Iterable[Tuple[str, str]]) -> Dict[str, List[str]]:
+    """``{abbr: [labels]}`` for every abbr that more than one ``(abbr, label)`` entry uses (first-use order)."""
+    labels: Dict[str, List[str]] = {}
+    for abbr, label in entries:
+        labels.setdefault(abbr, []).append(label)
+    return {abbr: names for abbr, names in labels.items() if len(names) > 1}
+
+
+def check_unique_abbrs(entries: Iterable[Tuple[str, str]], where: str) -> None:
+    """Refuses models that share an abbr: OpenCompass writes a model's predictions and results to
+    ``predictions/<abbr>/`` and ``results/<abbr>/``, so one would overwrite the other (or be skipped as already
+    predicted), and a plan would count both as one model.
+
+    Args:
+        entries: ``(abbr, label)`` per model; the label names the model in the error (its config file, type, path).
+        where: What the models come from (a config file, a partitioner), the start of the message.
+
+    Raises:
+        ValueError: naming every shared abbr and the labels of all the models that use it.
+    """
+    shared = duplicate_abbrs(entries)
+    if shared:
+        clashes = '; '.join(f"abbr {abbr!r} is used by {' and by '.join(labels)}" for abbr, labels in shared.items())
+        raise ValueError(f'{where}: {clashes}. Each model writes predictions/<abbr>/ and results/<abbr>/, so these '
+                         'would overwrite each other; give every model an abbr of its own')
 
 
 #: One inference task: (model abbr, run_cfg.num_gpus, item count of each dataset chunk in the task).

@@ -6,9 +6,11 @@ for each pair prints, per subtask and per summary group (dimensions, overall, wi
 summarizer config), the mean difference ``B − A`` of the unified score U on the items both have, its paired
 bootstrap interval, two-sided p-value, smallest detectable difference and a verdict (``tie`` when the interval
 covers 0). For judged datasets it adds a second table: the same paired statistics for the judge score (the safety
-score on the safety set) and the violation rate (percentage points), on the items both models have *judged*. It
-refuses to compare results whose data version or scoring settings differ (α, embedder, tokenizer, per-dataset data
-SHA-256, judge model, judge rubric hash) and names what differs.
+score on the safety set) and the violation rate (the judge's flag alone; percentage points), on the items both
+models have *judged*, and the rule checks' violation rate on all items both have. It refuses to compare results
+whose data version or scoring settings differ (α, embedder, tokenizer, per-dataset data SHA-256, the definition of
+the violation rate, judge model, judge rubric hash) and names what differs; rule violation rates of two revisions of
+the rule checks are left out with a note.
 """
 from __future__ import annotations
 
@@ -29,7 +31,8 @@ JUDGE_KEYS = ('judge', 'rubric_hash')
 
 
 JUDGED_TITLE = ('judged metrics on the items both have judged (judge score and safety score on the 1-5 scale; '
-                'violation rate in percentage points, lower is safer)')
+                "violation rate, the judge's flag, in percentage points, lower is safer; rule_violation_rate: the "
+                'rule checks alone, on all items both have)')
 
 
 class CompareError(ValueError):
@@ -157,8 +160,10 @@ def judged_scores(result: Mapping[str, Any], name: str = '<result>') -> Dict[str
     """``{metric: {item id: value}}`` over the judged items of a results file; ``{}`` for a result with no judge.
 
     ``judge_score`` (called ``safety_score`` on the safety rubric, as in the summary) is an item's judged overall
-    score (1–5). On the safety rubric ``violation_rate`` is 100 for an item the judge or a rule check flagged and 0
-    otherwise, so a mean difference is in percentage points. Items the judge never scored are left out.
+    score (1–5). On the safety rubric ``violation_rate`` is 100 for an item the judge flagged and 0 otherwise
+    (``meta.violation_definition`` ``judge-v2``; older results OR-ed the rule checks in), so a mean difference is in
+    percentage points; items the judge never scored are left out. ``rule_violation_rate`` is the same for the
+    rule checks' flag, over every item that records one (the checks need no judge).
 
     Raises:
         ValueError: naming ``name`` when the judge run is invalid (too few items parsed: its scores must not be
@@ -179,6 +184,10 @@ def judged_scores(result: Mapping[str, Any], name: str = '<result>') -> Dict[str
     if safety:
         out['violation_rate'] = {k: 100.0 * bool(e.get('violation')) for k, e in entries.items()
                                  if e['overall'] is not None and e.get('violation') is not None}
+        rules = {k: 100.0 * bool(e['rule_violation']) for k, e in entries.items()
+                 if e.get('rule_violation') is not None}
+        if rules:
+            out['rule_violation_rate'] = rules
     return out
 
 
@@ -224,6 +233,12 @@ def compare_judged(results: Mapping[str, Mapping[str, Mapping[str, Any]]], a: st
         chains = _chains(results[a][dataset]) or _chains(results[b][dataset])
         for metric in [m for m in ja if m in jb]:
             key = f'{dataset}:{metric}'
+            if metric == 'rule_violation_rate':
+                va, vb = (meta_of(dict(results[m][dataset])).get('rule_checks_version') for m in (a, b))
+                if va != vb:
+                    notes.append(f'{dataset}: rule_violation_rate not compared: the rule checks differ '
+                                 f'(revision {va!r} for {a}, {vb!r} for {b})')
+                    continue
             common = [k for k in ja[metric] if k in jb[metric]]
             # One note per dataset: the violation rate covers the same judged items as the score.
             if metric == next(iter(ja)) and (len(common) < len(ja[metric]) or len(common) < len(jb[metric])):
@@ -302,7 +317,8 @@ def compare_runs(runs: Sequence[str], models: Optional[Sequence[str]] = None, re
         out.append(render_pair(a, b, diffs, means, order, notes))
         judged, judged_means, judged_notes = compare_judged(results, a, b, resamples, seed)
         if judged:
-            rows = [f'{d}:{m}' for d in order for m in ('judge_score', 'safety_score', 'violation_rate')]
+            rows = [f'{d}:{m}' for d in order
+                    for m in ('judge_score', 'safety_score', 'violation_rate', 'rule_violation_rate')]
             out.append(render_pair(a, b, judged, judged_means, rows, judged_notes, what=JUDGED_TITLE,
                                    label='dataset:metric'))
         elif judged_notes:

@@ -16,18 +16,20 @@ import html
 import io
 import json
 import os
-from importlib import metadata
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .. import __version__
 from .compare import CompareError, compare_pair, load_run, resolve_run, run_groups
-from .intervals import run_intervals
-from .run_check import meta_of
+from .intervals import run_intervals, score_groups
+from .run_check import RunCheck, check_run, find_conflicts, meta_of, render_conflicts
 from .twins import twin_pairs
+from .versions import SOFTWARE, installed_version
 
 _STYLE = """body{font-family:sans-serif;margin:2em;max-width:1200px}table{border-collapse:collapse;margin:1em 0}
 td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}th{background:#eee;cursor:pointer}
-.warn{color:#a40}.small{font-size:85%}pre{white-space:pre-wrap;margin:0}.scroll{overflow-x:auto}"""
+.warn{color:#a40}.small{font-size:85%}pre{white-space:pre-wrap;margin:0}.scroll{overflow-x:auto}
+td.missing{background:#fde2dc;color:#a40;font-weight:bold}tr.group td:first-child{font-weight:bold}
+#run-check{border:2px solid #393;padding:0 1em;margin:1em 0}#run-check.check-fail{border-color:#c30;background:#fff6f3}"""
 # Click a header to sort its table; the item browser filters rows by subtask, tag, score range and text. The last
 # statement marks the body once the whole script has run, so a browser test can tell a page whose script broke half-way.
 _SCRIPT = """document.querySelectorAll('table.sortable th').forEach(function(th,i){th.addEventListener('click',function(){
@@ -71,29 +73,89 @@ def _e(value: Any) -> str:
     return html.escape('' if value is None else str(value))
 
 
-def _version(dist: str) -> str:
-    try:
-        return metadata.version(dist)
-    except metadata.PackageNotFoundError:
-        return '(not installed)'
+def _is_h2htalk(result: Mapping[str, Any]) -> bool:
+    """An H2HTalk result: per-item ``details`` as a list of items with a unified score (OpenCompass's standard
+    evaluators, gsm8k's for one, write ``details`` as a dict and no unified score)."""
+    details = result.get('details')
+    return isinstance(details, list) and bool(details) and all(isinstance(d, dict) and 'unified' in d
+                                                               for d in details)
 
 
-def _chart(results: Mapping[str, Mapping[str, Mapping[str, Any]]], datasets: Sequence[str]) -> str:
-    """An inline SVG bar chart: the unified score of every subtask, one bar per model."""
+def _versions_card(results: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> List[List[str]]:
+    """The software rows of the run card: the versions each result recorded at evaluation time (``meta.versions``).
+
+    Results written before versions were recorded have none; only when no result has them are the versions of the
+    environment writing the page shown, labelled as read at render time (a vLLM run reported from the CPU
+    environment would otherwise say "vLLM not installed").
+    """
+    found: Dict[str, List[str]] = {}
+    unrecorded = []
+    for model, per in results.items():
+        for dataset, result in per.items():
+            versions = meta_of(dict(result)).get('versions')
+            if isinstance(versions, dict):
+                found.setdefault(json.dumps(versions, sort_keys=True), []).append(f'{model} × {dataset}')
+            else:
+                unrecorded.append(f'{model} × {dataset}')
+    names = {'opencompass-h2htalk': 'opencompass-h2htalk', 'opencompass': 'OpenCompass',
+             'transformers': 'transformers', 'vllm': 'vLLM'}
+    if not found:
+        return [[names[d], f'{installed_version(d) or "not installed"} (read at render time: the results do not '
+                           'record it)'] for d in SOFTWARE]
+    rows = []
+    for dist in SOFTWARE:
+        values: Dict[str, List[str]] = {}
+        for key, where in found.items():
+            values.setdefault(json.loads(key).get(dist) or 'not installed', []).extend(where)
+        if len(values) == 1:
+            rows.append([names[dist], f'{next(iter(values))} (recorded at evaluation)'])
+        else:
+            rows.append([names[dist], '; '.join(f'{v} ({len(w)} results, e.g. {w[0]})' for v, w in values.items())
+                         + ' (recorded at evaluation: the results differ)'])
+    if unrecorded:
+        rows.append(['versions not recorded', f'{len(unrecorded)} result(s), e.g. {unrecorded[0]} (evaluated before '
+                                              'versions were recorded)'])
+    return rows
+
+
+def _floor_of(result: Mapping[str, Any]) -> Optional[float]:
+    floor = meta_of(dict(result)).get('floor')
+    value = floor.get('score') if isinstance(floor, dict) else None
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _chart(intervals: Mapping[str, Mapping[str, Any]], datasets: Sequence[str], floors: Mapping[str, float],
+           missing: Mapping[Tuple[str, str], str]) -> str:
+    """An inline SVG bar chart: U of every subtask per model with its interval as an error bar, the subtask's
+    metric floor as a marker, and no bar where a score is missing (the cell's problem is written there instead)."""
     import matplotlib
     matplotlib.use('Agg')
     import matplotlib.pyplot as plt
 
-    models = list(results)
-    fig, ax = plt.subplots(figsize=(10, 4))
+    models = list(intervals)
+    fig, ax = plt.subplots(figsize=(11, 4.5))
     width = 0.8 / max(1, len(models))
     for k, model in enumerate(models):
-        values = [results[model].get(d, {}).get('score') for d in datasets]
-        ax.bar([i + k * width for i in range(len(datasets))], [v if isinstance(v, (int, float)) else 0 for v in values],
-               width=width, label=model)
-    ax.set_xticks([i + 0.4 - width / 2 for i in range(len(datasets))])
+        xs, ys, lo, hi = [], [], [], []
+        for i, d in enumerate(datasets):
+            iv = intervals[model].get(d)
+            x = i + k * width
+            if iv is None:  # no bar: a missing score is not 0
+                ax.text(x, 1, missing.get((model, d), 'missing').upper(), rotation=90, ha='center', va='bottom',
+                        fontsize=7, color='#a40')
+                continue
+            xs.append(x)
+            ys.append(iv.estimate)
+            lo.append(iv.estimate - iv.low if iv.low is not None else 0)
+            hi.append(iv.high - iv.estimate if iv.high is not None else 0)
+        ax.bar(xs, ys, width=width, label=model, yerr=[lo, hi], capsize=2, error_kw={'elinewidth': 0.8})
+    shown = [(i, floors[d]) for i, d in enumerate(datasets) if d in floors]
+    for j, (i, value) in enumerate(shown):
+        ax.hlines(value, i - width / 2 - 0.05, i + (len(models) - 0.5) * width + 0.05, colors='black',
+                  linestyles='dashed', linewidth=1.2, label='metric floor' if j == 0 else None)
+    ax.set_xticks([i + (len(models) - 1) * width / 2 for i in range(len(datasets))])
     ax.set_xticklabels([d.replace('h2htalk_', '') for d in datasets], rotation=45, ha='right', fontsize=8)
-    ax.set_ylabel('U (0-100)')
+    ax.set_ylabel('U (0-100), 95 % interval')
     ax.legend(fontsize=8)
     fig.tight_layout()
     buf = io.StringIO()
@@ -104,19 +166,20 @@ def _chart(results: Mapping[str, Mapping[str, Mapping[str, Any]]], datasets: Seq
 
 
 def _run_card(results: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> List[List[str]]:
+    """The run card; the caller has made sure the results agree on data version and scoring settings."""
     metas = [meta_of(dict(r)) for per in results.values() for r in per.values()]
     first = metas[0] if metas else {}
     emb = first.get('embedder') or {}
     tok = first.get('tokenizer') or {}
     judged = sorted({f"{m.get('judge')} (rubric {m.get('rubric')}, hash {m.get('rubric_hash')})"
                      for m in metas if m.get('judge')})
-    return [['opencompass-h2htalk', __version__], ['OpenCompass', _version('opencompass')],
-            ['transformers', _version('transformers')], ['vLLM', _version('vllm')],
-            ['data version', str(first.get('data_version'))],
-            ['α', str(first.get('alpha'))],
-            ['embedder', f"{emb.get('name')} (revision {emb.get('revision')})" if isinstance(emb, dict) else str(emb)],
-            ['tokenizer', f"{tok.get('name')} {tok.get('version')}" if isinstance(tok, dict) else str(tok)],
-            ['judge', '; '.join(judged) or '(no judged results)']]
+    return _versions_card(results) + [
+        ['data version', str(first.get('data_version'))],
+        ['α', str(first.get('alpha'))],
+        ['embedder', f"{emb.get('name')} (revision {emb.get('revision')})" if isinstance(emb, dict) else str(emb)],
+        ['tokenizer', f"{tok.get('name')} {tok.get('version')}" if isinstance(tok, dict) else str(tok)],
+        ['judge', '; '.join(judged) or '(no judged results)'],
+        ['report written with', f'opencompass-h2htalk {__version__}']]
 
 
 def _sap_deltas(results: Mapping[str, Mapping[str, Mapping[str, Any]]], groups: Sequence[Mapping[str, Any]],
@@ -337,53 +400,180 @@ def _cost_section(run: str, scored: Sequence[str]) -> List[str]:
     return parts
 
 
+def _run_check_section(check: RunCheck, skipped: Sequence[str]) -> str:
+    """The summarizer's run check, first on the page: every missing, failed or invalid result, with its log and the
+    last error line in it; then the results left out because they are not H2HTalk results."""
+    counts = {p: sum(n.problem == p for n in check.notes) for p in ('missing', 'failed', 'invalid')}
+    ok = not check.notes
+    head = (f'All {check.n_expected} expected results are present and valid.' if ok else
+            f'{counts["missing"]} missing, {counts["failed"]} failed, {counts["invalid"]} invalid of '
+            f'{check.n_expected} expected results. A cell marked MISSING, FAILED or INVALID below is one of these, '
+            'not a score; the overall and dimension scores that need it are not computed.')
+    rows = ''.join(f'<tr class="problem-{n.problem}"><td>{n.problem.upper()}</td><td>{_e(n.model)}</td>'
+                   f'<td>{_e(n.dataset)}</td><td>{_e(n.detail)}</td><td class="small"><code>{_e(n.log or "-")}</code>'
+                   f'</td><td class="small"><pre>{_e(n.log_line or "-")}</pre></td></tr>' for n in check.notes)
+    table = ('<table id="run-check-table"><thead><tr><th>problem</th><th>model</th><th>dataset</th><th>detail</th>'
+             f'<th>log</th><th>last error line in the log</th></tr></thead><tbody>{rows}</tbody></table>'
+             if rows else '')
+    left_out = ''.join(f'<p class="small warn skipped">left out: {_e(x)}</p>' for x in skipped)
+    return (f'<div id="run-check" class="{"check-ok" if ok else "check-fail"}"><h2>Run check</h2>'
+            f'<p><b>{"OK" if ok else "FAILED"}</b>: {_e(head)}</p>{table}{left_out}'
+            f'<p class="small">Expected models and datasets: from {_e(check.source)}.</p></div>')
+
+
+def _floors(results: Mapping[str, Mapping[str, Mapping[str, Any]]], groups: Sequence[Mapping[str, Any]]
+            ) -> Dict[str, float]:
+    """The metric floor of each subtask (``meta.floor`` of its results; the first model's where they differ) and of
+    each score group (the same weighted mean as its score, where every member has a floor)."""
+    floors: Dict[str, float] = {}
+    for per in results.values():
+        for dataset, result in per.items():
+            value = _floor_of(result)
+            if value is not None:
+                floors.setdefault(dataset, value)
+    for group in score_groups(groups):  # the summarizer's groups come in dependency order (overall last)
+        names = [x if isinstance(x, str) else x[0] for x in group['subsets']]
+        weights = group.get('weights') or {n: 1 for n in names}
+        names = [n for n in names if weights.get(n, 0)]
+        if names and all(n in floors for n in names):
+            floors[group['name']] = sum(weights[n] * floors[n] for n in names) / sum(weights[n] for n in names)
+    return floors
+
+
+def _members(name: str, groups: Sequence[Mapping[str, Any]]) -> List[str]:
+    """The subtasks a score group is made of (through nested groups)."""
+    by_name = {g['name']: g for g in groups}
+    if name not in by_name:
+        return [name]
+    return [d for x in by_name[name]['subsets'] for d in _members(x if isinstance(x, str) else x[0], groups)]
+
+
+def _leaderboard(intervals: Mapping[str, Mapping[str, Any]], rows: Sequence[str], subtasks: Sequence[str],
+                 groups: Sequence[Mapping[str, Any]], results: Mapping[str, Mapping[str, Mapping[str, Any]]],
+                 problems: Mapping[Tuple[str, str], str], floors: Mapping[str, float]) -> List[str]:
+    """One row per score (overall, dimensions, then the subtasks in dimension order), one column per model, then
+    n (items scored of the subtask's items) and the metric floor."""
+    models = list(intervals)
+    sampled = []
+    body = []
+    for row in rows:
+        cells = []
+        members = _members(row, groups)
+        for model in models:
+            iv = intervals[model].get(row)
+            bad = [(d, problems[(model, d)]) for d in members if (model, d) in problems]
+            if iv is None:
+                if row in subtasks:
+                    what = problems.get((model, row), 'missing')
+                    cells.append(f'<td class="missing" data-v="">{what.upper()}</td>')
+                else:
+                    need = ', '.join(f'{d.replace("h2htalk_", "")} {p}' for d, p in bad) or 'a subtask has no score'
+                    cells.append(f'<td class="missing" data-v="">not computed: {_e(need)}</td>')
+                continue
+            mark = ''.join(f' <span class="warn">{p.upper()}</span>' for _, p in bad)
+            if iv.low is None:
+                cells.append(f'<td data-v="{iv.estimate:.4f}" title="{_e(iv.warning)}">{iv.estimate:.2f}'
+                             f'<span class="warn">*</span>{mark}</td>')
+            else:
+                cells.append(f'<td data-v="{iv.estimate:.4f}">{iv.estimate:.2f} '
+                             f'<span class="small">[{iv.low:.2f}, {iv.high:.2f}]</span>{mark}</td>')
+        # n: items scored, of the items in the data (meta.n_data) where the results record it.
+        scored = sorted({intervals[m][row].n for m in models if row in intervals[m]})
+        in_data = [next((meta_of(dict(per[d])).get('n_data') for per in results.values() if d in per), None)
+                   for d in members]
+        total = sum(in_data) if in_data and all(isinstance(x, int) for x in in_data) else None
+        n_text = '/'.join(map(str, scored)) or '-'
+        if total is not None and scored:
+            n_text += f' of {total}'
+            if max(scored) < total:
+                sampled.append(row)
+        cells.append(f'<td data-v="{scored[0] if scored else ""}">{n_text}</td>')
+        floor = floors.get(row)
+        cells.append(f'<td data-v="{_number(floor)}">{"-" if floor is None else f"{floor:.2f}"}</td>')
+        kind = 'subtask' if row in subtasks else 'group'
+        body.append(f'<tr class="{kind}"><td>{_e(row.replace("h2htalk_", ""))}</td>{"".join(cells)}</tr>')
+    head = ''.join(f'<th>{_e(m)}</th>' for m in models)
+    # Many models are wider than the page: the table then scrolls inside its box instead of running off the page.
+    parts = [f'<div class="scroll"><table class="sortable" id="leaderboard"><thead><tr><th>score</th>{head}<th>n</th>'
+             f'<th>floor</th></tr></thead><tbody>{"".join(body)}</tbody></table></div>']
+    subtask_rows = [r for r in sampled if r in subtasks]
+    if subtask_rows:
+        parts.append(f'<p class="warn" id="sample-note">Scored on a sample: {len(subtask_rows)} of '
+                     f'{len([r for r in rows if r in subtasks])} subtasks were scored on fewer items than the data '
+                     'holds (the n column: scored of the subtask\'s items; the demo scores the first 20 of each). '
+                     'These are not full-benchmark scores.</p>')
+    return parts
+
+
 def build_report(run_path: str) -> str:
-    """The HTML page of a run folder (or the newest run of a work dir).
+    """The HTML page of a run folder (or the newest run of a work dir)."""
+    return report_page(run_path)[0]
+
+
+def report_page(run_path: str) -> Tuple[str, RunCheck]:
+    """The HTML page of a run folder (or the newest run of a work dir) and the run check it shows at its top.
 
     Raises:
-        CompareError: when the folder holds no readable results.
+        CompareError: when the folder holds no readable results, or results of different data versions or scoring
+            settings (they must not share one leaderboard; the error names what differs).
     """
     run = resolve_run(run_path)
-    results = load_run(run)
+    try:
+        check = check_run(run)
+    except ValueError as e:
+        raise CompareError(str(e)) from e
+    loaded = load_run(run)
+    results: Dict[str, Dict[str, Dict[str, Any]]] = {}
+    foreign: List[Tuple[str, str]] = []
+    for model, per in loaded.items():
+        for dataset, result in per.items():
+            if _is_h2htalk(result):
+                results.setdefault(model, {})[dataset] = result
+            else:
+                foreign.append((model, dataset))
+    skipped = [f'{m} × {d}: not an H2HTalk result (no per-item unified scores in its details), so not on this page'
+               for m, d in foreign]
+    conflicts = find_conflicts((m, d, r) for m, per in results.items() for d, r in per.items())
+    if conflicts:
+        raise CompareError(f'{run}: no report: ' + render_conflicts(conflicts).replace(
+            'no table is printed', 'no page is written'))
     groups, order = run_groups(run)
-    intervals, problems = run_intervals(results, groups)
-    datasets = sorted({d for per in results.values() for d in per})
-    group_names = [g['name'] for g in groups if g['name'] in {n for iv in intervals.values() for n in iv}]
-    columns = [c for c in order if c in group_names] + [g for g in group_names if g not in order] + \
-        [d for d in datasets if any(d in iv for iv in intervals.values())]
+    intervals, not_resampled = run_intervals(results, groups)
+    for model in check.models:  # a model whose every result is missing still gets its column
+        if model not in results and any(n.model == model for n in check.notes):
+            intervals.setdefault(model, {})
+    known = [d for d in check.datasets if d not in {d for _, d in foreign}] + sorted(
+        {d for per in results.values() for d in per} - set(check.datasets))
+    subtasks = [d for d in order if d in known] + [d for d in known if d not in order]
+    group_names = [g['name'] for g in score_groups(groups)]
+    rows = [g for g in order if g in group_names] + [g for g in group_names if g not in order] + subtasks
+    problems = {(n.model, n.dataset): n.problem for n in check.notes}
+    floors = _floors(results, groups)
 
     parts = [f'<!DOCTYPE html><html lang="zh"><head><meta charset="utf-8"><title>H2HTalk report: {_e(run)}</title>'
              f'<style>{_STYLE}</style></head><body><h1>H2HTalk report</h1><p class="small">{_e(run)}</p>']
-    parts.append('<h2>Run card</h2><table>' + ''.join(f'<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>'
-                                                     for k, v in _run_card(results)) + '</table>')
+    parts.append(_run_check_section(check, skipped))
+    parts.append('<h2>Run card</h2><table id="run-card">' + ''.join(
+        f'<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>' for k, v in _run_card(results)) + '</table>')
     shas = sorted({(d, meta_of(dict(r)).get('source_sha256')) for per in results.values() for d, r in per.items()})
     parts.append('<details><summary>data files (SHA-256)</summary><table class="small">' + ''.join(
         f'<tr><td>{_e(d)}</td><td><code>{_e(s)}</code></td></tr>' for d, s in shas) + '</table></details>')
 
     parts.append('<h2>Leaderboard</h2><p class="small">U with its 95 % scenario-bootstrap interval; '
-                 '<span class="warn">*</span> too few items to resample. Click a header to sort. Two models '
-                 'whose intervals overlap may still differ: use <code>h2htalk compare</code> (paired).</p>')
-    head = ''.join(f'<th>{_e(c.replace("h2htalk_", ""))}</th>' for c in columns)
-    rows = []
-    for model, ivs in intervals.items():
-        cells = []
-        for c in columns:
-            iv = ivs.get(c)
-            if iv is None:
-                cells.append('<td data-v="">-</td>')
-            elif iv.low is None:
-                cells.append(f'<td data-v="{iv.estimate:.4f}" title="{_e(iv.warning)}">{iv.estimate:.2f}'
-                             '<span class="warn">*</span></td>')
-            else:
-                cells.append(f'<td data-v="{iv.estimate:.4f}">{iv.estimate:.2f} '
-                             f'<span class="small">[{iv.low:.2f}, {iv.high:.2f}]</span></td>')
-        rows.append(f'<tr><td>{_e(model)}</td>{"".join(cells)}</tr>')
-    # 16 columns are wider than the page: the table scrolls inside its box instead of running off the page.
-    parts.append(f'<div class="scroll"><table class="sortable" id="leaderboard"><thead><tr><th>model</th>{head}</tr>'
-                 f'</thead><tbody>{"".join(rows)}</tbody></table></div>')
-    parts.extend(f'<p class="warn small">not resampled: {_e(p)}</p>' for p in problems)
+                 '<span class="warn">*</span> too few items to resample. n: items scored (of the subtask\'s items). '
+                 'floor: the metric floor, U of references scored against other scenarios\' references (what a reply '
+                 'in the right format about the wrong scenario earns; read a score as its distance from the floor, '
+                 'see docs/metric_floor.md). Click a header to sort. Two models whose intervals overlap may still '
+                 'differ: use <code>h2htalk compare</code> (paired).</p>')
+    parts.extend(_leaderboard(intervals, rows, subtasks, groups, results, problems, floors))
+    if subtasks and not any(d in floors for d in subtasks):
+        parts.append('<p class="small warn">No metric floor: the results do not record one (evaluated before '
+                     'floors were recorded); see docs/metric_floor.md.</p>')
+    parts.extend(f'<p class="warn small">not resampled: {_e(p)}</p>' for p in not_resampled)
 
-    parts.append('<h2>Subtasks</h2><div id="chart">' + _chart(results, datasets) + '</div>')
+    parts.append('<h2>Subtasks</h2><p class="small">Bars: U per subtask and model, error bars its 95 % interval; '
+                 'dashed line: the subtask\'s metric floor. A missing score has no bar.</p><div id="chart">'
+                 + _chart(intervals, subtasks, floors, problems) + '</div>')
     parts.extend(_sap_deltas(results, groups, order))
 
     judged = [(m, d, meta_of(dict(r)), r) for m, per in results.items() for d, r in per.items()
@@ -399,18 +589,30 @@ def build_report(run_path: str) -> str:
         parts.extend(_agreement_section(run, [meta for _, _, meta, _ in judged]))
 
     parts.extend(_cost_section(run, list(results)))
-    parts.extend(_item_browser(results, datasets))
+    parts.extend(_item_browser(results, subtasks))
     parts.append(f'<script>{_SCRIPT}</script></body></html>')
-    return ''.join(parts)
+    return ''.join(parts), check
 
 
-def write_report(run_path: str, output: Optional[str] = None) -> str:
-    """Writes :func:`build_report`'s page to ``output`` (default ``<run>/report.html``); returns the path."""
+def write_report(run_path: str, output: Optional[str] = None) -> Tuple[str, RunCheck]:
+    """Writes :func:`report_page`'s page to ``output`` (default ``<run>/report.html``).
+
+    Returns:
+        ``(path written, the run check)``.
+
+    Raises:
+        CompareError: ``output`` is a folder or in a folder that does not exist (nothing is written), or the run
+            cannot be reported (:func:`report_page`).
+    """
     path = output or os.path.join(resolve_run(run_path), 'report.html')
-    page = build_report(run_path)
+    if os.path.isdir(path):
+        raise CompareError(f'-o {path}: is a folder; name the page to write, e.g. {os.path.join(path, "report.html")}')
+    if not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+        raise CompareError(f'-o {path}: the folder {os.path.dirname(os.path.abspath(path))} does not exist')
+    page, check = report_page(run_path)
     with open(path, 'w', encoding='utf-8') as f:
         f.write(page)
-    return path
+    return path, check
 
 
-__all__ = ['build_report', 'write_report']
+__all__ = ['build_report', 'report_page', 'write_report']

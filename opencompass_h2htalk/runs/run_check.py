@@ -5,7 +5,9 @@ and these functions decide what to report.
 """
 from __future__ import annotations
 
+import glob
 import json
+import math
 import os
 import re
 from dataclasses import dataclass, field
@@ -14,8 +16,13 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 # What a score depends on beyond the model: results that differ in any of these are not comparable.
 # ``data_version`` is the manifest version of the data; the others are the scoring settings.
 RUN_WIDE_KEYS = ('data_version', 'alpha', 'embedder', 'tokenizer')
-# Compared per dataset only (different datasets have different files by design).
-PER_DATASET_KEYS = ('source_sha256',)
+# Compared per dataset only (different datasets have different files by design). ``violation_definition`` (safety
+# results only) says what ``violation_rate`` counts; results without it OR-ed the rule checks into it.
+PER_DATASET_KEYS = ('source_sha256', 'violation_definition')
+#: What an unrecorded value of a key means, shown with a conflict on it.
+KEY_NOTES = {'violation_definition': "(not recorded): violation_rate counted the judge's flag OR any rule check "
+                                     '(before judge-v2, where the judge alone decides); re-evaluate those results '
+                                     '(the judge cache makes that cheap)'}
 UNRECORDED = '(not recorded)'
 _ERROR_LINE = re.compile(r'(\b[A-Za-z_.]*(Error|Exception)\b|Traceback|failed)')
 
@@ -53,7 +60,8 @@ class Conflict:
             shown = ', '.join(items[:max_items]) + (f' and {len(items) - max_items} more' if len(items) > max_items
                                                     else '')
             parts.append(f'    {value}: {shown}')
-        return f'- {self.key}{where} differs:\n' + '\n'.join(parts)
+        note = f'\n    note: {KEY_NOTES[self.key]}' if self.key in KEY_NOTES else ''
+        return f'- {self.key}{where} differs:\n' + '\n'.join(parts) + note
 
 
 def meta_of(result: Dict[str, Any]) -> Dict[str, Any]:
@@ -167,5 +175,111 @@ def render_conflicts(conflicts: List[Conflict]) -> str:
             '(or summarize them separately):\n' + '\n'.join(c.render() for c in conflicts))
 
 
-__all__ = ['Conflict', 'PER_DATASET_KEYS', 'RUN_WIDE_KEYS', 'ResultNote', 'find_conflicts', 'invalid_flags',
-           'last_error_line', 'log_for', 'meta_of', 'render_conflicts', 'render_notes']
+def missing_note(run: str, model: str, dataset: str, datasets_in_order: Sequence[str],
+                 shown_model: Optional[str] = None) -> ResultNote:
+    """The note for a model × dataset without a results file: did inference or evaluation fail, and which log says.
+
+    Args:
+        run: The run folder (OpenCompass's ``work_dir`` with its timestamp).
+        model: The model's abbreviation as the run's folders name it (``predictions/<model>``, ``logs/*/<model>``).
+        dataset: The dataset's abbreviation.
+        datasets_in_order: The run's datasets in config order (to find a task log named after another dataset).
+        shown_model: The name to show for the model (the summarizer's ``summarizer_abbr``), default ``model``.
+    """
+    pred = os.path.join(run, 'predictions', model, f'{dataset}.json')
+    has_predictions = os.path.exists(pred) or os.path.exists(pred[:-len('.json')] + '_0.json')
+    stage = 'eval' if has_predictions else 'infer'
+    detail = ('predictions exist but no results file: evaluation failed or did not run' if has_predictions else
+              'no predictions and no results file: inference failed or did not run')
+    log = log_for(os.path.join(run, 'logs', stage), model, datasets_in_order, dataset)
+    if log is None:
+        return ResultNote(shown_model or model, dataset, 'missing', detail,
+                          f'(no log found under {os.path.join(run, "logs", stage, model)})')
+    return ResultNote(shown_model or model, dataset, 'missing', detail, log, last_error_line(log))
+
+
+def result_notes(model: str, dataset: str, result: Dict[str, Any], log: Optional[str] = None) -> List[ResultNote]:
+    """The notes for a results file that exists: failed (an ``error`` key), or invalid (a ``<name>_valid: false``
+    flag, a metric that is not a number). Empty for a valid result."""
+    if 'error' in result:
+        return [ResultNote(model, dataset, 'failed', str(result['error']), log, last_error_line(log))]
+    notes = [ResultNote(model, dataset, 'invalid', f'{key} is false: {reason}') for key, reason in invalid_flags(result)]
+    notes.extend(ResultNote(model, dataset, 'invalid', f'{key} is not a number') for key, value in result.items()
+                 if isinstance(value, float) and not math.isfinite(value))
+    return notes
+
+
+def _config_abbr(cfg: Dict[str, Any], kind: str) -> Optional[str]:
+    """A dumped config entry's abbreviation, as OpenCompass derives it (``abbr``, else from path and name)."""
+    if cfg.get('abbr'):
+        return str(cfg['abbr'])
+    if not isinstance(cfg.get('path'), str):
+        return None
+    if kind == 'model':  # OpenCompass's model_abbr_from_cfg
+        return (f"{cfg.get('type')}_" + '_'.join(os.path.realpath(cfg['path']).split('/')[-2:])).replace('/', '_')
+    return (cfg['path'] + (f"_{cfg['name']}" if 'name' in cfg else '')).replace('/', '_')  # dataset_abbr_from_cfg
+
+
+@dataclass
+class RunCheck:
+    """The run check of a run folder: what was expected, and every missing, failed or invalid result."""
+    notes: List[ResultNote]
+    models: List[str]
+    datasets: List[str]
+    source: str       # where the expected models and datasets come from
+
+    @property
+    def n_expected(self) -> int:
+        return len(self.models) * len(self.datasets)
+
+    def render(self) -> str:
+        return render_notes(self.notes, self.n_expected)
+
+
+def check_run(run: str) -> RunCheck:
+    """The summarizer's run check, from a run folder alone (no OpenCompass): for ``h2htalk report``.
+
+    The expected models × datasets are those of the run's dumped config (``<run>/configs/*.py``, the newest);
+    without one (or without models and datasets in it), every model × dataset that has a results file anywhere in
+    ``results/`` (so a result one model lacks is still missing, but a dataset no model has is not seen).
+
+    Raises:
+        ValueError: naming a results file that is not valid JSON.
+    """
+    models: List[str] = []
+    datasets: List[str] = []
+    configs = sorted(glob.glob(os.path.join(run, 'configs', '*.py')))
+    if configs:
+        from mmengine.config import Config  # a dumped config is plain data; reading it imports no OpenCompass
+
+        cfg = Config.fromfile(configs[-1], format_python_code=False)
+        models = [a for a in (_config_abbr(dict(m), 'model') for m in cfg.get('models') or []) if a]
+        datasets = [a for a in (_config_abbr(dict(d), 'dataset') for d in cfg.get('datasets') or []) if a]
+    source = f'the dumped config {configs[-1]}' if configs else ''
+    if not models or not datasets:
+        files = sorted(glob.glob(os.path.join(run, 'results', '*', '*.json')))
+        models = sorted({os.path.basename(os.path.dirname(p)) for p in files})
+        datasets = sorted({os.path.basename(p)[:-len('.json')] for p in files})
+        source = ('the results files (no models and datasets in a dumped config under configs/: a dataset no model '
+                  'has a result for is not seen)')
+    notes: List[ResultNote] = []
+    for model in models:
+        for dataset in datasets:
+            path = os.path.join(run, 'results', model, f'{dataset}.json')
+            if not os.path.isfile(path):
+                notes.append(missing_note(run, model, dataset, datasets))
+                continue
+            try:
+                with open(path, encoding='utf-8') as f:
+                    result = json.load(f)
+            except json.JSONDecodeError as e:
+                raise ValueError(f'{path}: not valid JSON (line {e.lineno}): {e.msg}') from e
+            if isinstance(result, dict):
+                notes.extend(result_notes(model, dataset, result,
+                                          log_for(os.path.join(run, 'logs', 'eval'), model, datasets, dataset)))
+    return RunCheck(notes, models, datasets, source)
+
+
+__all__ = ['Conflict', 'PER_DATASET_KEYS', 'RUN_WIDE_KEYS', 'ResultNote', 'RunCheck', 'check_run', 'find_conflicts',
+           'invalid_flags', 'last_error_line', 'log_for', 'meta_of', 'missing_note', 'render_conflicts',
+           'render_notes', 'result_notes']

@@ -31,6 +31,11 @@ def run_models(run: str) -> Dict[str, Dict[str, Any]]:
     return {m['abbr']: dict(m) for m in models if isinstance(m, dict) and m.get('abbr')}
 
 
+#: Model classes that have no tokenizer at all (their ``path`` is a label, not a place), with what to say instead.
+_NO_TOKENIZER = {'H2HTalkRetrievalBaseline': 'no tokenizer: the retrieval baseline answers with a stored reference '
+                                             'and has none (characters only)'}
+
+
 def tokenizer_source(model_cfg: Dict[str, Any]) -> Tuple[Optional[str], str]:
     """Where the model's tokenizer is on this machine, or ``None`` and why not.
 
@@ -38,6 +43,10 @@ def tokenizer_source(model_cfg: Dict[str, Any]) -> Tuple[Optional[str], str]:
         ``(path or hub id, '')`` when a local directory or the Hugging Face cache holds tokenizer files, else
         ``(None, reason)``.
     """
+    kind = model_cfg.get('type')
+    kind = kind if isinstance(kind, str) else getattr(kind, '__name__', '')  # dumped configs hold a dotted name
+    if kind.rsplit('.', 1)[-1] in _NO_TOKENIZER:
+        return None, _NO_TOKENIZER[kind.rsplit('.', 1)[-1]]
     path = model_cfg.get('tokenizer_path') or model_cfg.get('path')
     if not isinstance(path, str) or not path:
         return None, 'no tokenizer: the model config names no tokenizer_path or path'

@@ -70,9 +70,10 @@ def render_twins(rows: List[Dict[str, Any]]) -> str:
     """The summary section for :func:`compare_twins`'s rows ('' when there are none)."""
     if not rows:
         return ''
-    lines = ['SAP twins on the items both twins have judged (judge mean; violation rate where the rubric has one):',
+    lines = ['SAP twins on the items both twins have judged (judge mean; where the rubric has them, the judge\'s '
+             'violation rate and the rule checks\' violation rate):',
              'dataset | no-SAP | SAP | common items | only no-SAP judged | only SAP judged | no-SAP score | SAP score '
-             '| no-SAP violation % | SAP violation %']
+             '| no-SAP violation % | SAP violation % | no-SAP rule violation % | SAP rule violation %']
     for row in rows:
         c, nosap, sap = row['comparison'], row['nosap'], row['sap']
         if 'error' in c:
@@ -80,7 +81,9 @@ def render_twins(rows: List[Dict[str, Any]]) -> str:
             continue
         lines.append(' | '.join([row['dataset'], nosap, sap, str(c['n_common']), str(c['n_only'][nosap]),
                                  str(c['n_only'][sap]), _fmt(c[nosap]['score']), _fmt(c[sap]['score']),
-                                 _fmt(c[nosap].get('violation_rate')), _fmt(c[sap].get('violation_rate'))]))
+                                 _fmt(c[nosap].get('violation_rate')), _fmt(c[sap].get('violation_rate')),
+                                 _fmt(c[nosap].get('rule_violation_rate')),
+                                 _fmt(c[sap].get('rule_violation_rate'))]))
     return '\n'.join(lines)
 
 

@@ -13,7 +13,7 @@ from opencompass.summarizers.default import METRIC_BLACKLIST, METRIC_WHITELIST, 
 from opencompass.utils import dataset_abbr_from_cfg, get_infer_output_path, model_abbr_from_cfg
 from opencompass.utils.prompt import get_prompt_hash
 
-from ..runs.run_check import (ResultNote, find_conflicts, invalid_flags, last_error_line, log_for, render_conflicts,
+from ..runs.run_check import (ResultNote, find_conflicts, invalid_flags, log_for, missing_note, render_conflicts,
                         render_notes)
 from ..runs.intervals import render_intervals, run_intervals, write_intervals_csv
 from ..runs.twins import compare_twins, render_twins
@@ -113,21 +113,9 @@ class H2HTalkSummarizer(DefaultSummarizer):
         return log_for(osp.join(self.work_dir, 'logs', stage), model_abbr_from_cfg(model), dataset_order, dataset_abbr)
 
     def _missing_note(self, model, dataset, dataset_order: List[str]) -> ResultNote:
-        model_abbr = model_abbr_from_cfg_used_in_summarizer(model)
-        dataset_abbr = dataset_abbr_from_cfg(dataset)
-        pred = get_infer_output_path(model, dataset, osp.join(self.work_dir, 'predictions'))
-        has_predictions = osp.exists(pred) or osp.exists(pred[:-len('.json')] + '_0.json')
-        if has_predictions:
-            detail = 'predictions exist but no results file: evaluation failed or did not run'
-            log = self._log(model, dataset_order, dataset_abbr, 'eval')
-        else:
-            detail = 'no predictions and no results file: inference failed or did not run'
-            log = self._log(model, dataset_order, dataset_abbr, 'infer')
-        if log is None:
-            stage = 'eval' if has_predictions else 'infer'
-            log = f'(no log found under {osp.join(self.work_dir, "logs", stage, model_abbr_from_cfg(model))})'
-            return ResultNote(model_abbr, dataset_abbr, 'missing', detail, log)
-        return ResultNote(model_abbr, dataset_abbr, 'missing', detail, log, last_error_line(log))
+        # Folders are named by the model's abbr; the note shows its summarizer_abbr (as the table does).
+        return missing_note(self.work_dir, model_abbr_from_cfg(model), dataset_abbr_from_cfg(dataset), dataset_order,
+                            model_abbr_from_cfg_used_in_summarizer(model))
 
     # ------------------------------------------------------------------ table (DefaultSummarizer's, one fix)
     def _format_table(self, parsed_results, dataset_metrics, dataset_eval_mode, required_dataset_abbrs=None,

@@ -69,3 +69,28 @@ def test_recollection_chain():
     refine.data['inputs'] = {'memories': ['用户喜欢喝美式']}
     found = check_chains([dialogue, synth, refine, init])
     assert checks(found) == ['chain.link'] and 'stage 3' in found[0].message
+
+
+def test_a_missing_stage_is_counted_against_the_pipeline_not_the_members():
+    # Regression: with stage 2 gone the message said "expected 1..4" (the 4 records left), yet the itinerary
+    # pipeline has 5 stages.
+    chain = [r for r in _itinerary_chain() if r.stage != 2]
+    found = check_chains(chain)
+    assert checks(found) == ['chain.stages']
+    message = found[0].message
+    assert 'has stages [1, 3, 4, 5]' in message and 'at most 5 (the itinerary pipeline: itinerary_basic ->' in message
+    assert message.endswith('missing [2]') and '1..4' not in message
+
+
+def test_stage_beyond_the_pipeline_and_repeats_are_named():
+    chain = _itinerary_chain()
+    chain[4].data['stage'] = 6
+    assert check_chains(chain)[0].message.endswith('missing [5], beyond the last stage [6]')
+    chain = _itinerary_chain()
+    chain[3].data['stage'] = 3
+    assert check_chains(chain)[0].message.endswith('missing [4], repeated [3]')
+
+
+def test_a_chain_whose_record_failed_the_schema_is_not_reported_again():
+    chain = [r for r in _itinerary_chain() if r.stage != 2]
+    assert check_chains(chain, reported={'c1'}) == []

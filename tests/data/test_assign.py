@@ -37,3 +37,12 @@ def test_cli_draws_from_the_bundled_frame(capsys):
     lines = capsys.readouterr().out.strip().splitlines()
     assert len(lines) == 4 and all('"subtask": "dialogue_base"' in line for line in lines)
     assert set(DRAWN_VOCABS) == {'emotion', 'topic', 'relationship'}
+
+
+def test_a_negative_seed_is_refused_naming_the_option(capsys):
+    # random.Random(-1) draws what random.Random(1) draws: two writers' seeds would silently collide.
+    with pytest.raises(ValueError, match=r'seed \(--seed\) must be an integer >= 0, got -1'):
+        draw(FRAME, ['a', 'b'], 3, seed=-1)
+    assert main(['safety', '3', '--seed', '-1']) == 1
+    captured = capsys.readouterr()
+    assert captured.out == '' and 'error: seed (--seed) must be an integer >= 0, got -1' in captured.err

@@ -119,7 +119,13 @@ def test_manifest_keeps_the_current_version_unless_given(data_copy):
     assert read_manifest(str(data_copy))['version'] == '0.7.2'
     assert write_manifest(str(data_copy), version='0.8.0')['version'] == '0.8.0'
     (data_copy / 'MANIFEST.json').unlink()
-    assert write_manifest(str(data_copy))['version'] == DATA_VERSION  # a new manifest gets the data version
+    # A new manifest over data other than the bundled directory is not labelled H2HTalk-Open 1.0.0 by default.
+    with pytest.raises(ManifestError, match=r'MANIFEST.json: a new manifest .* --name NAME --version VERSION'):
+        write_manifest(str(data_copy))
+    assert not (data_copy / 'MANIFEST.json').exists()
+    manifest = write_manifest(str(data_copy), version='0.1.0', name='MyTalk')
+    assert (manifest['name'], manifest['version']) == ('MyTalk', '0.1.0') == (
+        read_manifest(str(data_copy))['name'], read_manifest(str(data_copy))['version'])
 
 
 def test_manifest_refuses_a_stray_jsonl_file(data_copy):

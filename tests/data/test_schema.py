@@ -157,3 +157,27 @@ def test_rubric_file_validation(tmp_path):
     path.write_text('{"version": ', encoding='utf-8')
     with pytest.raises(ScenarioError, match=r'rubrics.json:1: invalid JSON'):
         validate_rubrics_file(str(path))
+
+
+@pytest.mark.parametrize('record,field', [
+    (mutate(reference='\u200b'), 'reference'),  # a zero-width space shows nothing
+    (mutate(reference='\u200b \u200d\ufeff\u3000'), 'reference'),
+    (mutate(inputs__user_message='\u2060'), 'inputs.user_message'),
+    (mutate(inputs__history=[{'role': 'user', 'content': '在吗？'}, {'role': 'assistant', 'content': '\u200b'}]),
+     'inputs.history[1].content'),
+    (mutate(tags={'emotion': '\u200b'}), 'tags.emotion'),
+])
+def test_invisible_only_text_counts_as_empty(record, field):
+    with pytest.raises(ScenarioError, match='must not be empty|must be non-empty') as err:
+        validate_record(record, 'x.jsonl', 4, PERSONAS)
+    assert err.value.field == field and str(err.value).startswith('x.jsonl:4: ')
+
+
+def test_text_with_a_joiner_inside_is_not_blank():
+    validate_record(mutate(reference='好的\u200d👍'), personas=PERSONAS)  # invisible characters among visible ones
+
+
+def test_a_directory_named_like_a_data_file_is_an_error_naming_it(tmp_path):
+    (tmp_path / 'dialogue_base.jsonl').mkdir()
+    with pytest.raises(ScenarioError, match=r'dialogue_base.jsonl: is a directory, expected a file'):
+        validate_file(str(tmp_path / 'dialogue_base.jsonl'))

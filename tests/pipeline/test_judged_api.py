@@ -185,6 +185,10 @@ def test_safety_score_and_violation_rate(judged):
     assert (safe['safety_score'], safe['violation_rate'], safe['rule_violation_rate']) == (5.0, 0.0, 0.0)
     assert (unsafe['safety_score'], unsafe['violation_rate'], unsafe['rule_violation_rate']) == (2.0, 100.0, 100.0)
     assert 'dismissal' in unsafe['details'][0]['rule_checks'][0]['violations']
+    # violation_rate is the judge's alone (issue 25); here judge and rules agree on every item.
+    for r in (safe, unsafe):
+        meta = r['meta'][0]
+        assert (meta['violation_definition'], meta['judge_rule_disagreements']) == ('judge-v2', 0)
 
 
 def test_review_queue_holds_exactly_the_items_below_threshold(judged, capsys):
@@ -201,6 +205,7 @@ def test_review_queue_holds_exactly_the_items_below_threshold(judged, capsys):
                     expected.add(f"{model}/{ds}/{d['id'][0]}")
     assert {q['review_id'] for q in queue} == expected and len(expected) == 18  # every no-SAP item, no SAP item
     assert all(q['human_score'] == '' and q['prediction'] == UNSAFE for q in queue)
+    assert all(q['reason'].startswith('low_score: judge overall ') for q in queue)  # no judge/rule disagreement
     assert (run / 'review/queue.html').read_text(encoding='utf-8').count('<input') == 18
 
 
@@ -250,7 +255,8 @@ def test_table3_summary_and_no_new_judge_calls_on_rerun(judged):
     # The summary also compares the twins on the items both have judged (summarizers/twins.py).
     txt = sorted((judged['run'] / 'summary').glob('summary_*.txt'))[-1].read_text(encoding='utf-8')
     safety = [line for line in txt.splitlines() if line.startswith(f'h2htalk_safety | {TWINS[0]} | {TWINS[1]} | ')]
-    assert len(safety) == 1 and safety[0].endswith(' | 2.00 | 5.00 | 100.00 | 0.00'), txt[-3000:]
+    # score, judge's violation %, then the rule checks' violation % (columns added with issue 25)
+    assert len(safety) == 1 and safety[0].endswith(' | 2.00 | 5.00 | 100.00 | 0.00 | 100.00 | 0.00'), txt[-3000:]
 
 
 def test_compare_gives_paired_judged_metrics_of_the_real_twins(judged, capsys):

@@ -26,6 +26,9 @@ from opencompass_h2htalk.cli import main
 from ..conftest import in_ci
 
 MODEL = 'h2htalk-retrieval-baseline'
+DIMENSION_ORDER = ['dialogue_base', 'dialogue_emotion', 'dialogue_schedule', 'recollection_synthesize',
+                   'recollection_refine', 'recollection_initialize', 'itinerary_basic', 'itinerary_middle',
+                   'itinerary_advanced', 'itinerary_feedback', 'itinerary_initialize']
 WINDOW = (1280, 2000)
 
 
@@ -101,9 +104,10 @@ def rendering_problems(r: Rendered, model: str = MODEL) -> List[str]:
     body = re.search(r'<body[^>]*>', r.dom)
     if not body or 'data-script="ok"' not in body.group(0):
         problems.append('the page script did not run to its end (no <body data-script="ok"> in the DOM)')
-    board = re.search(r'<table[^>]*id="leaderboard".*?<tbody>(.*?)</tbody>', r.dom, flags=re.S)
-    if not board or f'<td>{model}</td>' not in board.group(1):
-        problems.append(f'no leaderboard row for {model} in the DOM')
+    # One column per model (the subtasks are rows, so one model does not scroll sideways).
+    head = re.search(r'<table[^>]*id="leaderboard"[^>]*><thead><tr>(.*?)</tr>', r.dom, flags=re.S)
+    if not head or f'<th>{model}</th>' not in head.group(1):
+        problems.append(f'no leaderboard column for {model} in the DOM')
     if not re.search(r'<div id="chart">\s*<svg', r.dom):
         problems.append('no chart (<svg> in #chart) in the DOM')
     if not r.screenshot.is_file():
@@ -133,9 +137,17 @@ def test_demo_report_renders_in_chromium(chromium, demo_report, tmp_path):
     rendered = render(chromium, demo_report, tmp_path)
     print(f'screenshot: {rendered.screenshot}')
     assert rendering_problems(rendered) == []
-    # The leaderboard has the overall score, the three dimensions and the 11 subtasks after the model column.
-    header = re.search(r'<table[^>]*id="leaderboard"[^>]*><thead><tr>(.*?)</tr>', rendered.dom, flags=re.S).group(1)
-    assert header.count('<th') == 1 + 1 + 3 + 11, header
+    # The leaderboard has a row for the overall score, the three dimensions and the 11 subtasks in dimension order,
+    # and one column for the one model, so it fits the window (no sideways scroll).
+    board = re.search(r'<table[^>]*id="leaderboard".*?<tbody>(.*?)</tbody>', rendered.dom, flags=re.S).group(1)
+    names = re.findall(r'<tr class="\w+"><td>([^<]*)</td>', board)
+    assert names == ['overall', 'dialogue', 'recollection', 'itinerary'] + [s for s in DIMENSION_ORDER], names
+    assert _width(chromium, demo_report, tmp_path, 'leaderboard') <= WINDOW[0], 'the leaderboard scrolls sideways'
+    # The run check passed and says so first; n says the demo scored 2 of the mini data's 2 items each.
+    assert '<div id="run-check" class="check-ok">' in rendered.dom
+    # The chart: an error bar set and a floor line drawn (the mini data records a floor for every subtask).
+    chart = re.search(r'<div id="chart">(.*?)</svg>', rendered.dom, flags=re.S).group(1)
+    assert chart.count('<g id="LineCollection_') == 1 + 11, 'error bars and floor lines'
 
 
 @pytest.mark.parametrize('breakage,expected', [
@@ -283,6 +295,58 @@ def test_the_cost_section_renders(chromium, demo_report, tmp_path):
     cells = re.findall(r'<td[^>]*>(.*?)</td>', row.group(1))
     # items, input chars, output chars, tokens (none: the baseline has no tokenizer), wall times, rates.
     assert cells[0] == '22' and int(cells[1]) > 0 and int(cells[2]) > 0 and cells[3:5] == ['-', '-'], cells
-    assert cells[5].startswith('no tokenizer'), cells
+    assert cells[5] == 'no tokenizer: the retrieval baseline answers with a stored reference and has none ' \
+                       '(characters only)', cells
     assert re.fullmatch(r'\d+\.\d\d s', cells[6]) and re.fullmatch(r'\d+\.\d\d s', cells[7]), cells
     assert cells[8].endswith(' items/s') and cells[9].endswith(' chars/s'), cells
+
+
+def _width(chromium: str, page: Path, out: Path, element: str) -> int:
+    """The rendered width (CSS px) of the element with id ``element``, measured by a script added to a copy."""
+    probe = out / f'width-{page.name}'
+    probe.write_text(page.read_text(encoding='utf-8').replace(
+        '</body>', f"<script>document.body.dataset.width=document.getElementById('{element}')"
+                   ".getBoundingClientRect().width;</script></body>"), encoding='utf-8')
+    r = dump(chromium, probe, out, '')
+    found = re.search(r'data-width="([\d.]+)"', r.dom)
+    assert found, r.dom[:500]
+    return int(float(found.group(1)))
+
+
+def test_a_failed_run_and_a_foreign_result_render_with_the_run_check_first(chromium, demo_run, tmp_path):
+    """A copy of the demo run with one result gone (its eval log naming the error) and a gsm8k-style result added:
+    the page names the missing result first, marks its cell, draws no bar for it, and leaves gsm8k out."""
+    import json
+
+    run, _ = demo_run
+    copy = tmp_path / 'work' / run.name
+    shutil.copytree(run, copy)
+    gone = 'h2htalk_itinerary_initialize'
+    (copy / 'results' / MODEL / f'{gone}.json').unlink()
+    (copy / 'results' / MODEL / 'gsm8k.json').write_text(json.dumps(
+        {'accuracy': 50.0, 'details': {'0': {'pred': '1', 'answer': '2', 'correct': False}}}), encoding='utf-8')
+    page = tmp_path / 'failed.html'
+    assert main(['report', str(copy), '-o', str(page), '--check']) == 1
+    r = render(chromium, page, tmp_path)
+    print(f'screenshot: {r.screenshot}')
+    assert rendering_problems(r) == []
+    check = re.search(r'<div id="run-check" class="check-fail">(.*?)</div>', r.dom, flags=re.S)
+    assert check and r.dom.index('id="run-check"') < r.dom.index('id="run-card"')
+    assert f'<td>MISSING</td><td>{MODEL}</td><td>{gone}</td>' in check.group(1), check.group(1)
+    assert f'left out: {MODEL} × gsm8k: not an H2HTalk result' in check.group(1)
+    board = re.search(r'<table[^>]*id="leaderboard".*?<tbody>(.*?)</tbody>', r.dom, flags=re.S).group(1)
+    row = re.search(r'<tr class="subtask"><td>itinerary_initialize</td>(.*?)</tr>', board).group(1)
+    assert row.startswith('<td class="missing" data-v="">MISSING</td>'), row
+    assert 'not computed: itinerary_initialize missing' in re.search(
+        r'<tr class="group"><td>overall</td>(.*?)</tr>', board).group(1)
+    assert 'gsm8k' not in board
+    chart = re.search(r'<div id="chart">(.*?)</svg>', r.dom, flags=re.S).group(1)
+    full = re.search(r'<div id="chart">(.*?)</svg>', render(chromium, _demo_page(run, tmp_path), tmp_path).dom,
+                     flags=re.S).group(1)
+    assert full.count('<g id="patch_') - chart.count('<g id="patch_') == 1, 'a bar drawn for the missing score'
+
+
+def _demo_page(run: Path, tmp_path: Path) -> Path:
+    page = tmp_path / 'full.html'
+    assert main(['report', str(run), '-o', str(page), '--check']) == 0
+    return page

@@ -76,7 +76,8 @@ def env(tmp_path_factory):
             (data / f.name).write_text(''.join(lines[:ITEMS]), encoding='utf-8')
         elif f.name != 'MANIFEST.json':
             shutil.copy(f, data / f.name)
-    write_manifest(str(data), version=read_manifest(str(src))['version'])
+    pinned = read_manifest(str(src))  # a new manifest outside the bundled directory names its data explicitly
+    write_manifest(str(data), version=pinned['version'], name=pinned['name'])
     judge = Judge()
     mp = pytest.MonkeyPatch()
     with RecordingChatServer(lambda req: SAFE if detect_sap(req['messages']) else UNSAFE) as model_server, \

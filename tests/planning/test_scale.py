@@ -178,3 +178,79 @@ def test_readme_describes_the_models_of_h2htalk_all(capsys):
     tasks = int(paragraph.split('shows ')[1].split(' tasks per model')[0])
     assert main(['plan', str(ALL_CFG)]) == 0
     assert {int(row[2]) for row in _plan_rows(capsys.readouterr().out).values()} == {tasks}
+
+
+def test_models_sharing_an_abbr_are_refused_by_name():
+    from opencompass_h2htalk.planning.scale import check_unique_abbrs, duplicate_abbrs
+
+    entries = [('a', 'one.py'), ('b', 'two.py'), ('a', 'three.py'), ('b', 'four.py'), ('c', 'five.py')]
+    assert duplicate_abbrs(entries) == {'a': ['one.py', 'three.py'], 'b': ['two.py', 'four.py']}
+    check_unique_abbrs(entries[:2], 'cfg.py')  # distinct abbrs pass
+    with pytest.raises(ValueError, match=r"^cfg.py: abbr 'a' is used by one.py and by three.py; abbr 'b' is used by "
+                                         r"two.py and by four.py\. Each model writes predictions/<abbr>/"):
+        check_unique_abbrs(entries, 'cfg.py')
+
+
+_DUP_MODEL = '''from opencompass_h2htalk.models import H2HTalkRetrievalBaseline
+
+models = [dict(type=H2HTalkRetrievalBaseline, abbr='same-baseline', path='{path}', max_out_len=512, batch_size=8,
+               run_cfg=dict(num_gpus=0))]
+'''
+_DUP_EVAL = '''from mmengine.config import read_base
+
+from opencompass_h2htalk.partitioners import {partitioner}
+
+with read_base():
+    from ..datasets.h2htalk.h2htalk_gen import h2htalk_datasets
+    from ..models.dup_first import models as first
+    from ..models.dup_second import models as second
+
+datasets = h2htalk_datasets
+models = [*first, *second]
+infer = dict(partitioner=dict(type={partitioner}, gpus=8, api_workers=8))
+'''
+
+
+@pytest.fixture
+def dup_configs(tmp_path):
+    """A copy of configs/ with an eval config whose two models, from two model configs, share one abbr."""
+    import shutil
+
+    root = tmp_path / 'configs'
+    shutil.copytree(REPO / 'configs', root)
+    for name in ('first', 'second'):
+        (root / 'models' / f'dup_{name}.py').write_text(_DUP_MODEL.format(path=f'baseline-{name}'))
+    for partitioner in ('GPUBudgetPartitioner', 'SweepPartitioner'):
+        (root / 'eval' / f'dup_{partitioner}.py').write_text(_DUP_EVAL.format(partitioner=partitioner))
+    return root
+
+
+@pytest.mark.parametrize('partitioner', ['GPUBudgetPartitioner', 'SweepPartitioner'])
+def test_plan_refuses_two_models_with_one_abbr(data24, dup_configs, partitioner, capsys, monkeypatch):
+    # Issue 25: GPUBudgetPartitioner made 16 tasks that plan showed as one model row, exit 0 (and SweepPartitioner
+    # kept one of the two models); both models would have written predictions/same-baseline/.
+    monkeypatch.chdir(dup_configs.parent)
+    assert main(['plan', f'configs/eval/dup_{partitioner}.py']) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ''
+    err = captured.err
+    assert err.startswith(f"error: configs/eval/dup_{partitioner}.py: abbr 'same-baseline' is used by models[0] "
+                          '(configs/models/dup_first.py: type H2HTalkRetrievalBaseline, '
+                          "path 'baseline-first') and by models[1] (configs/models/dup_second.py"), err
+    assert 'predictions/<abbr>/' in err and 'Traceback' not in err
+
+
+@pytest.mark.parametrize('partitioner', ['GPUBudgetPartitioner', 'SweepPartitioner'])
+def test_partitioners_refuse_two_models_with_one_abbr(workdir, data24, dup_configs, partitioner):
+    # The partitioners refuse on their own too (an `opencompass` run never goes through `h2htalk plan`).
+    from opencompass.registry import PARTITIONERS
+
+    cfg = Config.fromfile(str(dup_configs / 'eval' / f'dup_{partitioner}.py'))
+    cfg['work_dir'] = str(workdir / 'out')
+    part_cfg = copy.deepcopy(cfg.infer.partitioner)
+    part_cfg.update(out_dir=str(workdir / 'out/predictions/'), dataset_size_path='')
+    build = PARTITIONERS.build(part_cfg)
+    with pytest.raises(ValueError, match=rf"^{partitioner}: abbr 'same-baseline' is used by the model of type "
+                                         r"H2HTalkRetrievalBaseline, path 'baseline-first' and by the model of type "
+                                         r"H2HTalkRetrievalBaseline, path 'baseline-second'\."):
+        build(cfg)

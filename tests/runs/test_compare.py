@@ -114,7 +114,7 @@ def test_compare_imports_no_opencompass(run, capsys):
 JUDGED = dict(judge='local-judge:gpt-x', rubric_hash='abc123', judge_valid=True)
 
 
-def write_judged(run, model, dataset, overall, violation=None, meta=None):
+def write_judged(run, model, dataset, overall, violation=None, meta=None, rule_violation=None):
     """A judged results file as the judge evaluator writes it: U per item, ``item_judgements``, judge meta."""
     write(run, model, dataset, [10.0] * len(overall),
           meta=dict(JUDGED, rubric='safety' if violation else 'itinerary', **(meta or {})))
@@ -123,6 +123,8 @@ def write_judged(run, model, dataset, overall, violation=None, meta=None):
     items = [{'id': f'{dataset}-{k}', 'overall': o} for k, o in enumerate(overall)]
     for item, v in zip(items, violation or []):
         item['violation'] = v
+    for item, r in zip(items, rule_violation or []):
+        item['rule_violation'] = r
     result['item_judgements'] = [items]   # OpenCompass wraps a list result in a one-item list
     path.write_text(json.dumps(result))
 
@@ -211,3 +213,40 @@ def test_judged_scores_of_one_result():
     assert judged_scores({'meta': [META], 'details': []}) == {}          # not judged
     with pytest.raises(ValueError, match='x: no per-item judgements'):
         judged_scores({'meta': [{'judge': 'j'}]}, 'x')
+
+
+V2 = dict(violation_definition='judge-v2', rule_checks_version='5')
+
+
+def test_rule_violation_rate_is_compared_on_all_items_beside_the_judge_s(tmp_path, capsys):
+    """Issue 25: violation_rate is the judge's flag; the rule checks get their own row, over all common items."""
+    run = tmp_path / 'v2'
+    # The judge never flags either twin; the rules flag 4 of 6 no-SAP replies and 1 of 6 SAP replies, including the
+    # SAP item the judge left unjudged (the rules need no judge).
+    write_judged(run, 'm@nosap', 'h2htalk_safety', [3.0] * 6, [False] * 6, meta=V2,
+                 rule_violation=[True, True, True, True, False, False])
+    write_judged(run, 'm@sap-v1', 'h2htalk_safety', [4.0] * 5 + [None], [False] * 5 + [None], meta=V2,
+                 rule_violation=[False] * 5 + [True])
+    rc, out, err = compare(capsys, run, '--resamples', 200)
+    assert rc == 0, err
+    rows = {ln.split(' | ')[0].strip(): ln.split(' | ') for ln in out.splitlines() if ' | ' in ln}
+    assert rows['h2htalk_safety:violation_rate'][1:4] == ['5', '0.00', '0.00']
+    assert rows['h2htalk_safety:rule_violation_rate'][1:4] == ['6', '66.67', '16.67']
+    assert "rule_violation_rate: the rule checks alone, on all items both have" in out
+    # Two revisions of the rule checks: that row is left out, with a note; the judge's rows stay.
+    write_judged(run, 'm@sap-v1', 'h2htalk_safety', [4.0] * 5 + [None], [False] * 5 + [None],
+                 meta=dict(V2, rule_checks_version='4'), rule_violation=[False] * 5 + [True])
+    rc, out, err = compare(capsys, run, '--resamples', 200)
+    assert rc == 0, err
+    assert "note: h2htalk_safety: rule_violation_rate not compared: the rule checks differ (revision '5' for " \
+           "m@nosap, '4' for m@sap-v1)" in out
+    assert 'h2htalk_safety:rule_violation_rate' not in out and 'h2htalk_safety:violation_rate' in out
+
+
+def test_violation_rates_of_the_old_or_definition_are_not_compared_with_the_judge_s(judged, capsys):
+    """Issue 25: a result without meta.violation_definition counted judge OR rules; mixing is refused."""
+    write_judged(judged, 'm@sap-v1', 'h2htalk_safety', [3.0] * 11 + [None], [False] * 11 + [None], meta=V2)
+    rc, out, err = compare(capsys, judged)
+    assert rc == 1 and out == ''
+    assert "- violation_definition for h2htalk_safety differs:" in err and "'judge-v2': m@sap-v1" in err
+    assert '(not recorded): m@nosap' in err and 'OR any rule check' in err

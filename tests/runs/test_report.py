@@ -56,13 +56,24 @@ def test_report_shows_sap_deltas_of_twins_with_paired_intervals(run, tmp_path): 
     assert '<td>0.002</td><td>SAP higher</td>' in page and '<td>1.000</td><td>tie</td>' in page  # emotion: holds 0
 
 
-def test_report_names_why_twins_are_not_compared(run, tmp_path):  # noqa: F811
+def test_report_refuses_results_of_different_scoring_settings(run, tmp_path, capsys):  # noqa: F811
+    # One result scored with another α: the leaderboard would mix two scales (the run card showed the first file's
+    # settings). Like the summarizer and compare, the report refuses, names what differs, and writes nothing.
     write(run, 'm@sap-v1', DATASETS[0], [12.0] * 12, meta={'alpha': 0.5})
     out_file = tmp_path / 'page.html'
-    assert main(['report', str(run), '-o', str(out_file)]) == 0
-    page = out_file.read_text(encoding='utf-8')
-    assert 'm@sap-v1 − m@nosap: not compared:' in page and '- alpha differs:' in page
-    assert 'sap-deltas' not in page
+    assert main(['report', str(run), '-o', str(out_file)]) == 1
+    err = capsys.readouterr().err
+    assert 'no page is written' in err and '- alpha differs:' in err and '0.5: m@sap-v1 × h2htalk_dialogue_base' in err
+    assert 'Traceback' not in err and not out_file.exists()
+
+
+def test_report_refuses_two_data_versions(run, tmp_path, capsys):  # noqa: F811
+    write(run, 'm@nosap', DATASETS[1], [12.0] * 12, meta={'data_version': '1.0.0'})
+    out_file = tmp_path / 'page.html'
+    assert main(['report', str(run), '-o', str(out_file)]) == 1
+    err = capsys.readouterr().err
+    assert "- data_version differs:\n    '0.3.0': " in err and "'1.0.0': m@nosap × h2htalk_dialogue_emotion" in err
+    assert not out_file.exists()
 
 
 def test_report_without_twins_has_no_sap_section(run, tmp_path):  # noqa: F811
@@ -225,3 +236,141 @@ def test_cost_section_names_models_without_predictions(run, tmp_path):  # noqa: 
     assert 'no predictions/ in this run: nothing to measure.' in page
     for model in ('m@nosap', 'm@sap-v1'):
         assert f'{model}: results but no predictions/{model} in this run' in page
+
+
+# ---------------------------------------------------------------- issue 25, item 2: what the page must not hide
+def _configure(run, order=None):
+    """Gives the hand-made run a dumped config that names its models and datasets, as OpenCompass's dump does."""
+    order = order or DATASETS
+    (run / 'configs' / '20260101_000000_1.py').write_text(
+        "models = [dict(abbr='m@nosap', type='x', path='p'), dict(abbr='m@sap-v1', type='x', path='p')]\n"
+        f"datasets = [dict(abbr={DATASETS[0]!r}), dict(abbr={DATASETS[1]!r})]\n"
+        f'summarizer = dict(type="x", summary_groups={GROUPS!r}, dataset_abbrs=["h2htalk_dialogue", ""] + '
+        f'{[[d, "score"] for d in order]!r})\n')
+
+
+def _page(run, tmp_path, *extra):
+    out_file = tmp_path / f'page{len(list(tmp_path.glob("page*.html")))}.html'
+    rc = main(['report', str(run), '-o', str(out_file), *extra])
+    return rc, out_file.read_text(encoding='utf-8') if out_file.exists() else ''
+
+
+def _leaderboard(page):
+    table = page.split('id="leaderboard">')[1].split('</table>')[0]
+    return {r.split('</td>')[0]: r for r in re.findall(r'<tr class="\w+"><td>(.*?)</tr>', table)}
+
+
+def _chart(page):
+    return page.split('<div id="chart">')[1].split('</svg>')[0]
+
+
+def test_a_missing_result_is_named_at_the_top_marked_and_not_plotted(run, tmp_path, capsys):  # noqa: F811
+    _configure(run)
+    rc, full = _page(run, tmp_path)
+    assert rc == 0 and 'All 4 expected results are present and valid.' in full
+    missing = run / 'results' / 'm@sap-v1' / f'{DATASETS[1]}.json'
+    missing.unlink()
+    (run / 'predictions' / 'm@sap-v1').mkdir(parents=True)
+    (run / 'predictions' / 'm@sap-v1' / f'{DATASETS[1]}.json').write_text('{}')
+    log = run / 'logs' / 'eval' / 'm@sap-v1' / f'{DATASETS[1]}.out'
+    log.parent.mkdir(parents=True)
+    log.write_text('loading\nValueError: the embedder could not be loaded\nexiting\n')
+    capsys.readouterr()
+    rc, page = _page(run, tmp_path)
+    assert rc == 0  # the page is written; only --check turns the failed run check into the exit status
+    assert 'Run check: 1 missing, 0 failed, 0 invalid of 4 expected results.' in capsys.readouterr().err
+    # The run check comes first, before the run card, with the log and its last error line.
+    check = page.split('<div id="run-check" class="check-fail">')[1].split('</div>')[0]
+    assert page.index('id="run-check"') < page.index('<h2>Run card</h2>')
+    assert '<b>FAILED</b>: 1 missing, 0 failed, 0 invalid of 4 expected results.' in check
+    assert (f'<td>MISSING</td><td>m@sap-v1</td><td>{DATASETS[1]}</td><td>predictions exist but no results file: '
+            'evaluation failed or did not run</td>') in check
+    assert str(log) in check and 'ValueError: the embedder could not be loaded' in check
+    # The cell says MISSING, and the dimension that needs it says why it has no score.
+    rows = _leaderboard(page)
+    assert '<td class="missing" data-v="">MISSING</td>' in rows['dialogue_emotion']
+    assert '<td class="missing" data-v="">not computed: dialogue_emotion missing</td>' in rows['dialogue']
+    # No bar drawn for it (the chart drew a 0 bar): one bar fewer than the full run's chart.
+    assert _chart(full).count('<g id="patch_') - _chart(page).count('<g id="patch_') == 1
+    rc, _ = _page(run, tmp_path, '--check')
+    assert rc == 1
+
+
+def test_failed_and_invalid_results_are_in_the_run_check(run, tmp_path):  # noqa: F811
+    _configure(run)
+    (run / 'results' / 'm@nosap' / f'{DATASETS[0]}.json').write_text(json.dumps({'error': 'boom'}))
+    write(run, 'm@sap-v1', DATASETS[0], [12.0] * 12, meta={'judge_valid': False, 'judge_invalid_reason': 'parse'})
+    rc, page = _page(run, tmp_path, '--check')
+    assert rc == 1
+    check = page.split('<div id="run-check"')[1].split('</div>')[0]
+    assert '0 missing, 1 failed, 1 invalid of 4' in check
+    assert f'<td>FAILED</td><td>m@nosap</td><td>{DATASETS[0]}</td><td>boom</td>' in check
+    assert 'judge_valid is false: parse' in check
+    rows = _leaderboard(page)
+    assert '<td class="missing" data-v="">FAILED</td>' in rows['dialogue_base']
+    assert '<span class="warn">INVALID</span>' in rows['dialogue_base']
+
+
+def test_a_standard_opencompass_result_is_left_out_with_a_note(run, tmp_path):  # noqa: F811
+    # gsm8k's evaluator writes details as a dict: the report crashed with AttributeError.
+    for model in ('m@nosap', 'm@sap-v1'):
+        (run / 'results' / model / 'gsm8k.json').write_text(json.dumps(
+            {'accuracy': 50.0, 'details': {'0': {'pred': '1', 'answer': '2', 'correct': False}}}))
+    rc, page = _page(run, tmp_path)
+    assert rc == 0
+    assert 'left out: m@nosap × gsm8k: not an H2HTalk result (no per-item unified scores in its details)' in page
+    assert 'gsm8k' not in page.split('id="leaderboard">')[1].split('</table>')[0]
+
+
+def test_versions_recorded_at_evaluation_are_shown_and_render_time_ones_are_labelled(run, tmp_path):  # noqa: F811
+    rc, old = _page(run, tmp_path)
+    from opencompass_h2htalk.runs.versions import installed_version
+
+    vllm = installed_version('vllm') or 'not installed'
+    assert (f'<th>vLLM</th><td>{vllm} (read at render time: the results do not record it)</td>') in old
+    versions = {'opencompass-h2htalk': '0.1.0', 'opencompass': '0.4.2', 'transformers': '4.57.6', 'vllm': '0.11.0'}
+    for model in ('m@nosap', 'm@sap-v1'):
+        for d in DATASETS:
+            write(run, model, d, [12.0] * 12, meta={'versions': versions})
+    rc, page = _page(run, tmp_path)
+    assert '<th>vLLM</th><td>0.11.0 (recorded at evaluation)</td>' in page
+    assert '<th>OpenCompass</th><td>0.4.2 (recorded at evaluation)</td>' in page
+    # One result without them (evaluated before they were recorded) is counted, not hidden.
+    write(run, 'm@nosap', DATASETS[0], [12.0] * 12)
+    rc, page = _page(run, tmp_path)
+    assert f'1 result(s), e.g. m@nosap × {DATASETS[0]} (evaluated before versions were recorded)' in page
+
+
+def test_leaderboard_has_subtasks_as_rows_in_dimension_order_with_n_floor_and_error_bars(run, tmp_path):  # noqa: F811
+    # The config lists emotion before base: rows follow the config, not the alphabet.
+    _configure(run, order=[DATASETS[1], DATASETS[0]])
+    rc, plain = _page(run, tmp_path)
+    assert '<p class="small warn">No metric floor: the results do not record one' in plain
+    for model in ('m@nosap', 'm@sap-v1'):
+        for d, floor, n_data in zip(DATASETS, (9.0, 11.0), (350, 400)):
+            path = run / 'results' / model / f'{d}.json'
+            result = json.loads(path.read_text())
+            result['meta'][0].update(floor={'score': floor, 'sd': 0.1, 'n': 12, 'repeats': 5, 'seed': 0},
+                                     n_data=n_data)
+            path.write_text(json.dumps(result))
+    rc, page = _page(run, tmp_path)
+    assert rc == 0
+    head = page.split('id="leaderboard"><thead><tr>')[1].split('</tr>')[0]
+    assert head == '<th>score</th><th>m@nosap</th><th>m@sap-v1</th><th>n</th><th>floor</th>'
+    rows = _leaderboard(page)
+    assert list(rows) == ['dialogue', 'dialogue_emotion', 'dialogue_base']
+    assert rows['dialogue_base'].endswith('<td data-v="12">12 of 350</td><td data-v="9.0000">9.00</td>')
+    # The dimension: both subtasks' items, and its floor the same equal-weight mean as its score.
+    assert rows['dialogue'].endswith('<td data-v="24">24 of 750</td><td data-v="10.0000">10.00</td>')
+    assert 'Scored on a sample: 2 of 2 subtasks were scored on fewer items than the data holds' in page
+    # Error bars (one set per model) in both charts, plus the dashed floor line of each subtask where recorded.
+    assert _chart(plain).count('<g id="LineCollection_') == 2
+    assert _chart(page).count('<g id="LineCollection_') == 2 + 2
+
+
+def test_report_into_an_existing_folder_is_a_clear_error(run, tmp_path, capsys):  # noqa: F811
+    assert main(['report', str(run), '-o', str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert err == (f'error: -o {tmp_path}: is a folder; name the page to write, e.g. {tmp_path / "report.html"}\n')
+    assert main(['report', str(run), '-o', str(tmp_path / 'no' / 'page.html')]) == 1
+    assert 'does not exist' in capsys.readouterr().err and not (tmp_path / 'no').exists()

@@ -90,3 +90,37 @@ def test_render_notes():
         'not a score.\n'
         '- MISSING: m × d1: no results file\n    log: logs/eval/m/d1.out\n    last error in the log: OSError: boom\n'
         '- INVALID: m × d2: judge_valid is false: low parse rate')
+
+
+def test_check_run_reads_the_expected_results_from_the_dumped_config(tmp_path):
+    import json
+
+    from opencompass_h2htalk.runs.run_check import check_run
+
+    run = tmp_path / '20260101_000000'
+    (run / 'configs').mkdir(parents=True)
+    (run / 'configs' / '20260101_000000_1.py').write_text(
+        "models = [dict(abbr='m', type='x', path='p')]\n"
+        "datasets = [dict(abbr='d1'), dict(abbr='d2'), dict(path='opencompass/gsm8k', name='main')]\n")
+    (run / 'results' / 'm').mkdir(parents=True)
+    (run / 'results' / 'm' / 'd1.json').write_text(json.dumps({'score': float('nan')}))
+    log = run / 'logs' / 'infer' / 'm' / 'd1.out'   # the task's log is named after its first dataset
+    log.parent.mkdir(parents=True)
+    log.write_text('Traceback (most recent call last):\nRuntimeError: CUDA out of memory\n')
+    check = check_run(str(run))
+    assert (check.models, check.datasets) == (['m'], ['d1', 'd2', 'opencompass_gsm8k_main'])
+    assert [(n.problem, n.dataset) for n in check.notes] == [
+        ('invalid', 'd1'), ('missing', 'd2'), ('missing', 'opencompass_gsm8k_main')]
+    assert check.notes[1].log == str(log) and check.notes[1].log_line == 'RuntimeError: CUDA out of memory'
+    assert check.render().startswith('Run check: 2 missing, 0 failed, 1 invalid of 3 expected results.')
+
+
+def test_violation_definitions_conflict_per_dataset_and_the_unrecorded_one_is_explained():
+    """Issue 25: violation_rate is the judge's alone ('judge-v2'); a result without the key OR-ed in the rules."""
+    new, old = _res(violation_definition='judge-v2'), _res()
+    conflicts = find_conflicts([('m1', 'safety', new), ('m2', 'safety', old), ('m1', 'd1', _res()),
+                                ('m2', 'd1', _res())])
+    assert [(c.key, c.dataset) for c in conflicts] == [('violation_definition', 'safety')]
+    text = render_conflicts(conflicts)
+    assert "- violation_definition for safety differs:\n    'judge-v2': m1\n    (not recorded): m2" in text
+    assert "note: (not recorded): violation_rate counted the judge's flag OR any rule check" in text

@@ -80,3 +80,11 @@ def test_a_folder_without_tokenizer_files_and_an_uncached_hub_id(tmp_path, monke
     assert tokenizer_source({'tokenizer_path': str(tmp_path / 'weights'), 'path': 'Qwen/Qwen2.5-7B-Instruct'})[0] \
         is None
     assert tokenizer_source({})[1] == 'no tokenizer: the model config names no tokenizer_path or path'
+
+
+@pytest.mark.parametrize('kind', ['opencompass_h2htalk.models.baseline.H2HTalkRetrievalBaseline',
+                                  'opencompass_h2htalk.models.H2HTalkRetrievalBaseline'])
+def test_the_retrieval_baseline_has_no_tokenizer_rather_than_a_missing_path(kind):
+    # Its path ('retrieval-baseline') is a label: the cell said "… is not a directory here", a path error.
+    assert tokenizer_source({'type': kind, 'path': 'retrieval-baseline'}) == (
+        None, 'no tokenizer: the retrieval baseline answers with a stored reference and has none (characters only)')

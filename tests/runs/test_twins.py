@@ -32,3 +32,14 @@ def test_twins_over_different_items_are_reported_not_compared():
     text = render_twins(compare_twins(raw, ['m@nosap', 'm@sap-v1'], ['d']))
     assert 'not comparable' in text and 'cover different items' in text
     assert render_twins([]) == ''
+
+
+def test_twins_show_the_rule_violation_rate_beside_the_judge_s():
+    def result(*items):
+        return {'item_judgements': [[{'id': i, 'overall': o, 'violation': v, 'rule_violation': r}
+                                     for i, o, v, r in items]]}
+    raw = {'m@nosap': {'s': result(('a', 2.0, False, True), ('b', 4.0, True, True))},
+           'm@sap-v1': {'s': result(('a', 5.0, False, False), ('b', 5.0, False, True))}}
+    text = render_twins(compare_twins(raw, ['m@nosap', 'm@sap-v1'], ['s']))
+    assert '| no-SAP violation % | SAP violation % | no-SAP rule violation % | SAP rule violation %' in text
+    assert 's | m@nosap | m@sap-v1 | 2 | 0 | 0 | 3.00 | 5.00 | 50.00 | 0.00 | 100.00 | 50.00' in text
