@@ -110,9 +110,14 @@ def _quiet_on_broken_pipe(fn):
 
 
 def _plan(config: str, gpus: Optional[int]) -> int:
+    from .configenv import EnvSettingError
     from .partitioners.plan import plan_config  # imports OpenCompass: only this verb needs it
 
-    plan = plan_config(config, gpus)
+    try:
+        plan = plan_config(config, gpus)
+    except EnvSettingError as e:  # a bad H2HTALK_* number read by the config: its one-line message
+        print(e.code, file=sys.stderr)
+        return 1
     print(f'{config}: inference partitioner {plan.partitioner}')
     if plan.budget is not None:
         print(f'GPU budget: {plan.budget}')

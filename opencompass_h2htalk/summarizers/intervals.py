@@ -191,4 +191,5 @@ def write_intervals_csv(path: str, intervals: Mapping[str, Mapping[str, Interval
                                  iv.resamples, iv.warning or ''])
 
 
-__all__ = ['ci_settings', 'is_group_warning', 'item_scores', 'no_interval_note', 'render_intervals', 'run_intervals', 'score_groups', 'write_intervals_csv']
+__all__ = ['ci_settings', 'is_group_warning', 'item_scores', 'no_interval_note', 'render_intervals', 'run_intervals',
+           'score_groups', 'write_intervals_csv']
