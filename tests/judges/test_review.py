@@ -256,3 +256,17 @@ def test_export_with_no_item_below_the_threshold_says_so_and_writes_nothing(run,
     assert main(['review', 'export', str(run)]) == 0
     assert 'nothing to review' in capsys.readouterr().out
     assert not review_dir(run).exists()
+
+
+def test_agreement_names_a_results_or_adjudicated_file_that_is_not_utf8(run):
+    from opencompass_h2htalk.judges.human_agreement import human_judge_pairs
+
+    export(str(run))
+    merge(str(run), str(filled_csv(run, {RID[0]: '4'})))
+    folder = run / '20261123_010203'
+    (results_dir(run) / f'{DATASET}.json').write_bytes(b'{"details": [], "note": "caf\xe9"}')
+    with pytest.raises(ValueError, match=rf'^{results_dir(run) / DATASET}.json: not UTF-8'):
+        human_judge_pairs(str(folder))
+    (review_dir(run) / 'adjudicated.json').write_bytes(b'{"human_scores": {"\xff": 4}}')
+    with pytest.raises(ValueError, match=r'adjudicated.json: not UTF-8'):
+        human_judge_pairs(str(folder))
