@@ -104,13 +104,12 @@ def plan_config(config: str, gpus: Optional[int] = None) -> ConfigPlan:
             models that share an abbr (both named).
     """
     import datasets as hf_datasets
-    from mmengine.config import Config
     from opencompass.registry import PARTITIONERS
     from opencompass.utils import get_logger, model_abbr_from_cfg
 
     from . import GPUBudgetPartitioner, SweepPartitioner
 
-    cfg = Config.fromfile(config)
+    cfg = load_eval_config(config)
     models = cfg.get('models') or []
     check_unique_abbrs(zip((model_abbr_from_cfg(m) for m in models), model_labels(config, cfg)), config)
     part_cfg = copy.deepcopy(cfg['infer']['partitioner'])
