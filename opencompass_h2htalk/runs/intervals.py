@@ -9,7 +9,7 @@ from __future__ import annotations
 import csv
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from ..stats import DEFAULT_RESAMPLES, DEFAULT_SEED, Interval, Subtask, group_intervals
+from ..stats import DEFAULT_RESAMPLES, DEFAULT_SEED, MIN_UNITS, Interval, Subtask, group_intervals
 from .run_check import meta_of
 
 
@@ -114,13 +114,63 @@ def render_intervals(intervals: Mapping[str, Mapping[str, Interval]], model_abbr
     lines = [head, ' | '.join(['dataset'.ljust(width)] + list(model_abbrs))]
     for row in shown:
         lines.append(' | '.join([row.ljust(width)] + [_cell(intervals.get(m, {}).get(row)) for m in model_abbrs]))
-    warnings = [f'  * {m} × {r}: {intervals[m][r].warning}' for r in shown for m in model_abbrs
-                if r in intervals.get(m, {}) and intervals[m][r].warning]
-    if warnings:
-        lines.append('No interval where there are too few items to resample:')
-        lines.extend(warnings)
+    note = _no_interval_of_models(intervals, model_abbrs, shown)
+    if note:
+        lines.append(note)
     lines.extend(f'  not resampled: {p}' for p in problems)
     return '\n'.join(lines)
+
+
+def is_group_warning(warning: str, names: Sequence[str]) -> bool:
+    """True when ``warning`` is a group's, inherited from a subset (``'<subset>: <its warning>'``)."""
+    return any(warning.startswith(f'{n}: ') for n in names)
+
+
+def no_interval_note(missing: Mapping[str, str], groups: Sequence[str], every: bool = False) -> str:
+    """One line for every row shown without an interval, instead of one long warning per row.
+
+    Args:
+        missing: ``{subtask row: its number of resampling units, as text}`` for the rows that have too few units.
+        groups: the group rows (dimensions, overall) that have no interval because a subset has none.
+        every: no row of the table has an interval: the line then says so instead of listing the rows.
+    """
+    units = set(missing.values())
+    if every and len(missing) > 1 and len(units) == 1:
+        which = f'any of the {len(missing)} subtasks (only {units.pop()} resampling unit(s) each)'
+    else:
+        which = ', '.join(f'{k} (only {v} resampling unit(s))' for k, v in missing.items())
+    if every and len(groups) > 1:
+        built = f'any of the {len(groups)} groups built on them'
+    else:
+        built = ', '.join(groups)
+    if not missing:
+        which = f'{built} (a subtask it is built on has too few)'
+    elif groups:
+        which += f', nor for {built}'
+    return f'* no interval for {which}: fewer than {MIN_UNITS} scenarios or chains are too few to resample'
+
+
+def _no_interval_of_models(intervals: Mapping[str, Mapping[str, Interval]], model_abbrs: Sequence[str],
+                           shown: Sequence[str]) -> str:
+    """:func:`no_interval_note` over several models: a row is named alone when every model lacks its interval."""
+    missing: Dict[str, str] = {}
+    groups: List[str] = []
+    every = True
+    for row in shown:
+        cells = {m: intervals[m][row] for m in model_abbrs if row in intervals.get(m, {})}
+        without = {m: iv for m, iv in cells.items() if iv.warning}
+        every = every and len(without) == len(cells)
+        if not without:
+            continue
+        if any(is_group_warning(iv.warning, list(intervals[m])) for m, iv in without.items()):
+            groups.append(row if len(without) == len(cells) else f'{row} ({", ".join(without)})')
+        elif len(without) == len(cells) and len({iv.n_units for iv in without.values()}) == 1:
+            missing[row] = str(next(iter(without.values())).n_units)
+        else:
+            missing.update({f'{m} × {row}': str(iv.n_units) for m, iv in without.items()})
+    if not missing and not groups:
+        return ''
+    return no_interval_note(missing, groups, every)
 
 
 def write_intervals_csv(path: str, intervals: Mapping[str, Mapping[str, Interval]], model_abbrs: Sequence[str],
@@ -141,4 +191,5 @@ def write_intervals_csv(path: str, intervals: Mapping[str, Mapping[str, Interval
                                  iv.resamples, iv.warning or ''])
 
 
-__all__ = ['ci_settings', 'item_scores', 'render_intervals', 'run_intervals', 'score_groups', 'write_intervals_csv']
+__all__ = ['ci_settings', 'is_group_warning', 'item_scores', 'no_interval_note', 'render_intervals', 'run_intervals',
+           'score_groups', 'write_intervals_csv']

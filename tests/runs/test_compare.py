@@ -250,3 +250,35 @@ def test_violation_rates_of_the_old_or_definition_are_not_compared_with_the_judg
     assert rc == 1 and out == ''
     assert "- violation_definition for h2htalk_safety differs:" in err and "'judge-v2': m@sap-v1" in err
     assert '(not recorded): m@nosap' in err and 'OR any rule check' in err
+
+
+def test_few_items_give_one_no_interval_line_and_never_minus_zero(tmp_path, capsys):
+    run = tmp_path / 'run'
+    for d in DATASETS:
+        write(run, 'm@nosap', d, [0.1, 0.2, 0.3, 0.4, 0.5])
+        write(run, 'm@sap-v1', d, [0.1, 0.2, 0.3, 0.4, 0.5 - 1e-12])  # a difference that rounds to -0.00
+    (run / 'configs').mkdir()
+    (run / 'configs' / 'c.py').write_text(f'summarizer = dict(summary_groups={GROUPS[:1]!r})\n')
+    rc, out, err = compare(capsys, run)
+    assert rc == 0, err
+    assert '-0.00' not in out and '| +0.00 |' in out
+    notes = [line for line in out.splitlines() if 'too few' in line]
+    assert notes == ['* no interval for any of the 2 subtasks (only 5 resampling unit(s) each), nor for '
+                     'h2htalk_dialogue: fewer than 10 scenarios or chains are too few to resample']
+
+
+def test_a_run_without_h2htalk_results_is_an_error(tmp_path, capsys):
+    for m in ('a', 'b'):
+        path = tmp_path / 'run' / 'results' / m / 'gsm8k.json'
+        path.parent.mkdir(parents=True)
+        path.write_text(json.dumps({'accuracy': 50.0, 'details': {'0': {'pred': ['1'], 'correct': [True]}}}))
+    rc, out, err = compare(capsys, tmp_path / 'run')
+    assert rc == 1 and out == ''
+    assert 'error: nothing to compare' in err and "not compared: a × gsm8k: detail 0 has no id" in err
+
+
+def test_a_results_file_that_is_not_utf8_is_named(run, capsys):
+    path = run / 'results' / 'm@nosap' / f'{DATASETS[0]}.json'
+    path.write_bytes(b'{"score": 1,\n "note": "caf\xe9"}')
+    rc, out, err = compare(capsys, run)
+    assert rc == 1 and f'error: {path}:2: not UTF-8' in err and 'Traceback' not in err

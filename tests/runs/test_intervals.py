@@ -30,3 +30,39 @@ def test_item_scores_reads_replicas_and_names_bad_details():
         item_scores({'details': [{'id': ['a'], 'unified': [1.0]}] * 2})
     with pytest.raises(ValueError, match='no per-item details'):
         item_scores({'details': []})
+
+
+SUBTASKS = [f'h2htalk_s{k}' for k in range(11)]
+GROUPS = [dict(name='dim_a', subsets=SUBTASKS[:5]), dict(name='dim_b', subsets=SUBTASKS[5:]),
+          dict(name='overall', subsets=['dim_a', 'dim_b'])]
+
+
+def _few(n_items):
+    details = [{'id': [f'x-{k}'], 'unified': [float(k)], 'chain': [None]} for k in range(n_items)]
+    return {'details': details}
+
+
+def test_no_interval_is_said_once_on_one_short_line_not_per_row():
+    from opencompass_h2htalk.runs.intervals import render_intervals
+
+    results = {m: {s: _few(5) for s in SUBTASKS} for m in ('model-a', 'model-b')}
+    intervals, _ = run_intervals(results, GROUPS)
+    text = render_intervals(intervals, ['model-a', 'model-b'], SUBTASKS + ['dim_a', 'dim_b', 'overall'])
+    notes = [line for line in text.splitlines() if 'too few' in line]
+    assert notes == ['* no interval for any of the 11 subtasks (only 5 resampling unit(s) each), nor for any of the '
+                     '3 groups built on them: fewer than 10 scenarios or chains are too few to resample']
+    assert text.count('resampling unit(s)') == 1
+
+
+def test_no_interval_names_the_rows_and_models_concerned():
+    from opencompass_h2htalk.runs.intervals import render_intervals
+
+    results = {m: {s: _few(12) for s in SUBTASKS} for m in ('model-a', 'model-b')}
+    results['model-a'][SUBTASKS[0]] = _few(4)     # one model, one subtask: named with the model
+    for m in results:
+        results[m][SUBTASKS[9]] = _few(3)          # both models: the row is named alone
+    intervals, _ = run_intervals(results, GROUPS)
+    text = render_intervals(intervals, ['model-a', 'model-b'], SUBTASKS + ['dim_a', 'dim_b', 'overall'])
+    assert text.splitlines()[-1] == (
+        '* no interval for model-a × h2htalk_s0 (only 4 resampling unit(s)), h2htalk_s9 (only 3 resampling unit(s)), '
+        'nor for dim_a (model-a), dim_b, overall: fewer than 10 scenarios or chains are too few to resample')

@@ -1,0 +1,51 @@
+"""Numbers that configs read from the environment, checked when the config is loaded. Pure (no OpenCompass import).
+
+A config that did ``int(os.environ.get('H2HTALK_DEMO_ITEMS', '20'))`` failed with a traceback that did not name
+the variable (``abc``), or loaded and failed much later (``0``: an empty test range). :func:`env_int` refuses
+both at load time with one line naming the variable, the value and the config reading it.
+
+The error is a ``SystemExit`` on purpose: ``opencompass CONFIG`` (and mmengine's ``Config.fromfile``) let it
+through, so the run stops with that line and exit status 1 instead of a traceback; ``h2htalk plan`` catches it.
+"""
+from __future__ import annotations
+
+import os
+from typing import Optional
+
+
+class EnvSettingError(SystemExit):
+    """A bad environment setting of a config; ``code`` is the message (``error: NAME=...``), printed as is."""
+
+    def __str__(self) -> str:
+        return str(self.code)
+
+
+def env_int(name: str, default: Optional[int], minimum: int = 1, config: str = '', setting: str = '') -> Optional[int]:
+    """The whole number in ``$name``, or ``default`` when it is unset or empty.
+
+    Args:
+        name: The environment variable.
+        default: Returned when the variable is unset or empty (``None`` for "not set").
+        minimum: The smallest value allowed.
+        config: The config reading it, for the message (e.g. ``configs/eval/h2htalk_demo.py``).
+        setting: What the config sets from it (e.g. ``api_workers``), for the message.
+
+    Raises:
+        EnvSettingError: the value is not a whole number or is below ``minimum`` (the message names the variable).
+    """
+    raw = os.environ.get(name, '')
+    if not raw.strip():
+        return default
+    where = f' (read by {config}{" as " + setting if setting else ""})' if config else ''
+    try:
+        value = int(raw.strip())
+    except ValueError:
+        raise EnvSettingError(f'error: {name}={raw!r}{where}: not a whole number; set it to an integer >= {minimum} '
+                              'or unset it') from None
+    if value < minimum:
+        raise EnvSettingError(f'error: {name}={value}{where}: must be >= {minimum}, got {value}; set it to an integer '
+                              f'>= {minimum} or unset it')
+    return value
+
+
+__all__ = ['EnvSettingError', 'env_int']
