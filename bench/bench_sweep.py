@@ -104,7 +104,7 @@ def main(argv=None) -> int:
     gpu_models = sum(1 for m in models if int(m.get('run_cfg', {}).get('num_gpus', 0)) > 0)
     print(f'{len(models)} model configs ({gpu_models} on GPUs; API/CPU models run beside the GPUs and are left out '
           f'of makespan and efficiency), {sum(d.items for d in data)} items per model, {args.gpus} GPUs')
-    print('cost model defaults are assumptions, not measurements (opencompass_h2htalk/costmodel.py)\n')
+    print('cost model defaults are assumptions, not measurements (opencompass_h2htalk/planning/costmodel.py)\n')
     head = f'{"load time":9s} {"partitioner":38s} {"GPU tasks":>9s} {"makespan s":>10s} {"GPU-h":>7s} ' \
            f'{"efficiency":>10s} {"vs GPUBudget":>12s}   {"infer":>6s} {"load":>6s} {"job":>6s} {"idle":>6s}'
     print(head + '\n' + '-' * len(head))

@@ -13,8 +13,8 @@
 # SlurmRunner (not SlurmSequentialRunner, which serialises tasks on vanilla Slurm) submits each task with
 # `srun -p PARTITION --gres=gpu:N -N1 ...`; max_num_workers caps concurrent sruns, Slurm queues the rest.
 # H2HTALK_PARTITIONER=sweep uses SweepPartitioner instead: ONE budget of `gpus` shared by all models, each model's
-# shard count chosen from the cost model (opencompass_h2htalk/costmodel.py) so that the whole sweep ends soonest;
-# its cost overrides go into `cost` below. `h2htalk plan` prints either partitioner's tasks and estimates.
+# shard count chosen from the cost model (opencompass_h2htalk/planning/costmodel.py) so that the whole sweep ends
+# soonest; its cost overrides go into `cost` below. `h2htalk plan` prints either partitioner's tasks and estimates.
 # Evaluation uses NaivePartitioner: split results would break the summary.
 import os as __os  # double underscore: read the environment at parse time, keep the module out of the dump
 

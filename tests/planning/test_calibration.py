@@ -1,4 +1,4 @@
-"""Calibration core (opencompass_h2htalk/calibration.py) and cost files: literal inputs, no Slurm, no vLLM."""
+"""Calibration core (opencompass_h2htalk/planning/calibration.py) and cost files: literal inputs, no Slurm, no vLLM."""
 import json
 from datetime import datetime
 

@@ -1,4 +1,4 @@
-"""The cost model (opencompass_h2htalk/costmodel.py): literal numbers from the documented defaults."""
+"""The cost model (opencompass_h2htalk/planning/costmodel.py): literal numbers from the documented defaults."""
 import math
 
 import pytest

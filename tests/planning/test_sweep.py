@@ -1,4 +1,5 @@
-"""The sweep planner (opencompass_h2htalk/sweep.py): splitting, OpenCompass task shapes, scheduling, planning."""
+"""The sweep planner (opencompass_h2htalk/planning/sweep.py): splitting, OpenCompass task shapes, scheduling,
+planning."""
 import pytest
 
 from opencompass_h2htalk.planning.costmodel import CostSettings, DatasetLoad, ModelCost

@@ -1,4 +1,4 @@
-"""Literal tests for the SAP-twin section of the summary (summarizers/twins.py)."""
+"""Literal tests for the SAP-twin section of the summary (runs/twins.py)."""
 from opencompass_h2htalk.runs.twins import compare_twins, render_twins, twin_pairs
 
 
