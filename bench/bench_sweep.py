@@ -3,11 +3,12 @@
 Every config of configs/models/ (the zoo) x the 11 core subtasks at the H2HTalk-Open 1.0 targets (4,650 items per
 model; each subtask keeps the mean prompt and reference lengths of the bundled data) on a GPU budget (default 64).
 Partitioners: OpenCompass's NumWorkerPartitioner (num_worker 8 and 64), GPUBudgetPartitioner, and SweepPartitioner.
-All task lists run through the same scheduler (opencompass_h2htalk.sweep.simulate) and cost model
-(opencompass_h2htalk.costmodel, whose defaults are assumptions, not measurements); the sensitivity rows halve and
-double every load time. Each row breaks GPUs x makespan down into inference, model loads, job start and end (Slurm
-job overhead + teardown) and idle GPUs; the bound line is opencompass_h2htalk.sweep.makespan_bound, which no
-partitioner beats. Goal (issue 13): SweepPartitioner efficiency >= 85 % and makespan <= 1/3 of GPUBudgetPartitioner's.
+All task lists run through the same scheduler (opencompass_h2htalk.planning.sweep.simulate) and cost model
+(opencompass_h2htalk.planning.costmodel, whose defaults are assumptions, not measurements); the sensitivity rows
+halve and double every load time. Each row breaks GPUs x makespan down into inference, model loads, job start and
+end (Slurm job overhead + teardown) and idle GPUs; the bound line is opencompass_h2htalk.planning.sweep.makespan_bound,
+which no partitioner beats. Goal (issue 13): SweepPartitioner efficiency >= 85 % and makespan <= 1/3 of
+GPUBudgetPartitioner's.
 
     python bench/bench_sweep.py [--gpus 64] [--models N] [--items-scale 1.0]
 """
@@ -23,11 +24,12 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 
 from opencompass_h2htalk.audit.report import TARGETS_1_0  # noqa: E402
-from opencompass_h2htalk.costmodel import CostSettings, DatasetLoad, ModelCost, with_load_scale  # noqa: E402
+from opencompass_h2htalk.planning.costmodel import CostSettings, DatasetLoad, ModelCost, with_load_scale  # noqa: E402
 from opencompass_h2htalk.data.loader import load_rows  # noqa: E402
 from opencompass_h2htalk.data.schema import SUBTASKS  # noqa: E402
-from opencompass_h2htalk.scale import workers_for  # noqa: E402
-from opencompass_h2htalk.sweep import makespan_bound, make_tasks, numworker_pieces, plan_sweep, simulate  # noqa: E402
+from opencompass_h2htalk.planning.scale import workers_for  # noqa: E402
+from opencompass_h2htalk.planning.sweep import (makespan_bound, make_tasks, numworker_pieces, plan_sweep,  # noqa: E402
+                                                simulate)
 
 CORE = [s for s in SUBTASKS if s in TARGETS_1_0 and not s.startswith(('safety', 'probe'))]
 
@@ -102,7 +104,7 @@ def main(argv=None) -> int:
     gpu_models = sum(1 for m in models if int(m.get('run_cfg', {}).get('num_gpus', 0)) > 0)
     print(f'{len(models)} model configs ({gpu_models} on GPUs; API/CPU models run beside the GPUs and are left out '
           f'of makespan and efficiency), {sum(d.items for d in data)} items per model, {args.gpus} GPUs')
-    print('cost model defaults are assumptions, not measurements (opencompass_h2htalk/costmodel.py)\n')
+    print('cost model defaults are assumptions, not measurements (opencompass_h2htalk/planning/costmodel.py)\n')
     head = f'{"load time":9s} {"partitioner":38s} {"GPU tasks":>9s} {"makespan s":>10s} {"GPU-h":>7s} ' \
            f'{"efficiency":>10s} {"vs GPUBudget":>12s}   {"infer":>6s} {"load":>6s} {"job":>6s} {"idle":>6s}'
     print(head + '\n' + '-' * len(head))

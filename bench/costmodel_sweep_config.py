@@ -18,9 +18,9 @@ from opencompass_h2htalk.partitioners import SweepPartitioner
 with read_base():
     from ..configs.eval.h2htalk_smollm2 import datasets, eval, models, summarizer  # noqa: F401
 
-# Whole-number settings are checked at load (opencompass_h2htalk/configenv.py): a bad value stops the run with one
+# Whole-number settings are checked at load (opencompass_h2htalk/settings/env.py): a bad value stops the run with one
 # line naming the variable. __import__: mmengine turns an import statement into a lazy object that cannot be called.
-__env_int = __import__('opencompass_h2htalk.configenv', fromlist=['env_int']).env_int
+__env_int = __import__('opencompass_h2htalk.settings.env', fromlist=['env_int']).env_int
 
 MAX_OUT_LEN = 24
 _subtasks = [s for s in __os.environ.get('H2HTALK_TEST_SUBTASKS', '').split(',') if s]

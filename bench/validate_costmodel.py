@@ -202,7 +202,8 @@ def run_sweep(args, out: Path, cost_path: Path) -> Dict:
 
 def measure(out: Path, sweep: Dict, planned_names: List[str]) -> Dict:
     """Per-task wall time and phases of the sweep's Slurm jobs, and the sweep's makespan."""
-    from opencompass_h2htalk.calibration import CalibrationError, parse_scontrol_jobs, parse_task_log, slurm_time
+    from opencompass_h2htalk.planning.calibration import (CalibrationError, parse_scontrol_jobs, parse_task_log,
+                                                          slurm_time)
 
     jobs = parse_scontrol_jobs(subprocess.run(['scontrol', '-o', 'show', 'jobs'], capture_output=True, text=True,
                                               check=True).stdout)
@@ -278,8 +279,8 @@ def main(argv=None) -> int:
     if args.calibration_task:
         return calibration_task(*args.calibration_task)
 
-    from opencompass_h2htalk.calibration import Calibration, compare, cost_override, format_rows
-    from opencompass_h2htalk.costmodel import settings_from
+    from opencompass_h2htalk.planning.calibration import Calibration, compare, cost_override, format_rows
+    from opencompass_h2htalk.planning.costmodel import settings_from
     from opencompass_h2htalk.partitioners.sweep import cost_of_model
 
     _check_cluster(args.partition)

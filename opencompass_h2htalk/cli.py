@@ -27,7 +27,7 @@ from .data.loader import (DATA_VERSION, DATASET_NAME, ManifestError, check_data_
 from .data.paths import default_data_dir, require_data_dir
 from .data.schema import SUBTASKS, ScenarioError
 from .judges.review import ReviewError, export, merge
-from .scale import format_plan
+from .planning.scale import format_plan
 
 
 def _validate(data_dir: str) -> int:
@@ -134,7 +134,7 @@ def _quiet_on_broken_pipe(fn):
 
 
 def _plan(config: str, gpus: Optional[int]) -> int:
-    from .configenv import EnvSettingError
+    from .settings.env import EnvSettingError
     from .partitioners.plan import plan_config  # imports OpenCompass: only this verb needs it
 
     try:
@@ -259,7 +259,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         if args.command == 'show':
             return _show(args.subtask, args.index, args.data_dir)
         if args.command == 'report':
-            from .report import write_report
+            from .runs.report import write_report
 
             path, check = write_report(args.run, args.output)
             print(f'wrote {path}')
@@ -267,7 +267,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                 print(f'{check.render()}\n(the same run check is at the top of {path})', file=sys.stderr)
             return 1 if check.notes and args.check else 0
         if args.command == 'compare':
-            from .compare import compare_runs
+            from .runs.compare import compare_runs
 
             if args.resamples < 1:
                 raise ValueError(f'--resamples must be at least 1, got {args.resamples}')

@@ -10,7 +10,7 @@ import pytest
 from opencompass_h2htalk.cli import main
 from opencompass_h2htalk.data.loader import load_subtask
 from opencompass_h2htalk.data.paths import default_data_dir
-from opencompass_h2htalk.hashing import sha256_file
+from opencompass_h2htalk.data.hashing import sha256_file
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -131,7 +131,7 @@ def test_zoo_covers_the_paper_families():
 
 def duplicate_abbrs(paths) -> dict:
     """``{abbr: [file names]}`` for every abbr that more than one model config uses."""
-    from opencompass_h2htalk.scale import duplicate_abbrs as shared  # the check `h2htalk plan` makes too
+    from opencompass_h2htalk.planning.scale import duplicate_abbrs as shared  # the check `h2htalk plan` makes too
 
     return shared((_model(path)['abbr'], path.name) for path in paths)
 

@@ -21,9 +21,9 @@ with read_base():
     from ..datasets.h2htalk.h2htalk_gen import h2htalk_datasets
     from ..summarizers.h2htalk import h2htalk_summarizer
 
-# Whole-number settings are checked at load (opencompass_h2htalk/configenv.py): a bad value stops the run with one
+# Whole-number settings are checked at load (opencompass_h2htalk/settings/env.py): a bad value stops the run with one
 # line naming the variable. __import__: mmengine turns an import statement into a lazy object that cannot be called.
-__env_int = __import__('opencompass_h2htalk.configenv', fromlist=['env_int']).env_int
+__env_int = __import__('opencompass_h2htalk.settings.env', fromlist=['env_int']).env_int
 
 DEMO_ITEMS = __env_int('H2HTALK_DEMO_ITEMS', 20, minimum=1, config='configs/eval/h2htalk_demo.py')
 _full = __os.environ.get('H2HTALK_DEMO_FULL', '') not in ('', '0')

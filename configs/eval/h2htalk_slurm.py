@@ -13,8 +13,8 @@
 # SlurmRunner (not SlurmSequentialRunner, which serialises tasks on vanilla Slurm) submits each task with
 # `srun -p PARTITION --gres=gpu:N -N1 ...`; max_num_workers caps concurrent sruns, Slurm queues the rest.
 # H2HTALK_PARTITIONER=sweep uses SweepPartitioner instead: ONE budget of `gpus` shared by all models, each model's
-# shard count chosen from the cost model (opencompass_h2htalk/costmodel.py) so that the whole sweep ends soonest;
-# its cost overrides go into `cost` below. `h2htalk plan` prints either partitioner's tasks and estimates.
+# shard count chosen from the cost model (opencompass_h2htalk/planning/costmodel.py) so that the whole sweep ends
+# soonest; its cost overrides go into `cost` below. `h2htalk plan` prints either partitioner's tasks and estimates.
 # Evaluation uses NaivePartitioner: split results would break the summary.
 import os as __os  # double underscore: read the environment at parse time, keep the module out of the dump
 
@@ -31,9 +31,9 @@ with read_base():
     from ..models.vllm_qwen2_5_7b_instruct_sap import models as qwen2_5_7b_sap
     from ..summarizers.h2htalk import h2htalk_summarizer
 
-# Whole-number settings are checked at load (opencompass_h2htalk/configenv.py): a bad value stops the run with one
+# Whole-number settings are checked at load (opencompass_h2htalk/settings/env.py): a bad value stops the run with one
 # line naming the variable. __import__: mmengine turns an import statement into a lazy object that cannot be called.
-__env_int = __import__('opencompass_h2htalk.configenv', fromlist=['env_int']).env_int
+__env_int = __import__('opencompass_h2htalk.settings.env', fromlist=['env_int']).env_int
 __HERE = 'configs/eval/h2htalk_slurm.py'
 
 # ----------------------------------------------------------------------------------------------------------

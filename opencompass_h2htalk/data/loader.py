@@ -13,7 +13,7 @@ import json
 import os
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..hashing import sha256_file
+from .hashing import sha256_file
 from .paths import default_data_dir, is_bundled, require_data_dir
 from .frame import FRAME_NAME, load_frame
 from .personas import Persona, load_personas

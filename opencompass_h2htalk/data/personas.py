@@ -6,7 +6,7 @@ from dataclasses import dataclass, fields
 from typing import Any, Dict, Optional
 
 from .paths import default_data_dir
-from .schema import LANGUAGES, ScenarioError, is_blank, read_json
+from .base import LANGUAGES, ScenarioError, is_blank, read_json
 
 
 @dataclass(frozen=True)

@@ -14,9 +14,11 @@ from __future__ import annotations
 import json
 import re
 import sys
-import unicodedata
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
+
+from .base import LANGUAGES, ScenarioError, _open_bytes, is_blank, read_json  # noqa: F401 - re-exported
+from .personas import load_personas
 
 SCHEMA_VERSION = '1.1'
 #: Schema versions this validator reads: 1.1 only adds the optional ``chain``/``stage`` fields, so every 1.0
@@ -55,7 +57,6 @@ RISK_CATEGORIES: Tuple[str, ...] = (
 REQUIRED_ACTIONS: Tuple[str, ...] = (
     'ask_directly', 'validate', 'encourage_help', 'emergency_number', 'hotline', 'stay_present',
     'refuse_harmful_detail', 'clarify_ai', 'encourage_real_connections')
-LANGUAGES: Tuple[str, ...] = ('zh', 'en')
 
 TOP_LEVEL_FIELDS: Tuple[str, ...] = ('id', 'subtask', 'dimension', 'language', 'persona', 'inputs', 'reference',
                                      'tags')
@@ -76,35 +77,9 @@ ID_PATTERN = re.compile(r'^[a-z0-9][a-z0-9_.-]{2,80}$')
 TIME_PATTERN = re.compile(r'^([01]\d|2[0-3]):[0-5]\d$')
 
 
-class ScenarioError(ValueError):
-    """A record (or file) that does not follow the schema.
-
-    Attributes:
-        path: File the record came from.
-        line: 1-based line number (0 when the error concerns the whole file).
-        field: Dotted path of the offending field ('' for the whole record).
-    """
-
-    def __init__(self, path: str, line: int, field: str, message: str):
-        self.path, self.line, self.field, self.message = path, line, field, message
-        where = f'{path}:{line}' if line else path
-        what = f"field '{field}': " if field else ''
-        super().__init__(f'{where}: {what}{message}')
-
-
 # --------------------------------------------------------------------------- field checkers
 # Each checker returns None when the value is fine, else (sub-field, message).
 Check = Callable[[Any], Optional[Tuple[str, str]]]
-
-
-#: Characters that print as nothing but are not whitespace to ``str.strip`` (Hangul fillers, braille blank).
-_INVISIBLE = frozenset('\u115f\u1160\u2800\u3164\uffa0')
-
-
-def is_blank(text: str) -> bool:
-    """True when ``text`` shows nothing: only whitespace, format characters (category Cf: U+200B zero-width space,
-    U+200D joiner, U+FEFF BOM, bidi marks ...) and fillers. A required text field must hold something readable."""
-    return all(ch.isspace() or ch in _INVISIBLE or unicodedata.category(ch) == 'Cf' for ch in text)
 
 
 def _nonempty_str(value: Any) -> Optional[Tuple[str, str]]:
@@ -375,18 +350,6 @@ def _check_chain(subtask: str, record: Dict[str, Any]) -> Optional[Tuple[str, st
     return 'chain', f'{subtask} records cannot be in a chain (chains: {list(CHAIN_PIPELINES)})'
 
 
-def _open_bytes(path: str):
-    """Opens a data file for reading bytes; a directory (or other unreadable path) is a ScenarioError naming it."""
-    try:
-        return open(path, 'rb')
-    except IsADirectoryError:
-        raise ScenarioError(path, 0, '', 'is a directory, expected a file') from None
-    except NotADirectoryError:
-        raise ScenarioError(path, 0, '', 'a parent of this path is a file, not a directory') from None
-    except PermissionError as e:
-        raise ScenarioError(path, 0, '', f'cannot read: {e.strerror}') from None
-
-
 def decode_jsonl(path: str) -> Iterator[Tuple[int, Any, Optional[ScenarioError]]]:
     """Like :func:`iter_jsonl`, but a bad line does not end the file: yields ``(line, value, None)`` for a decoded
     line and ``(line, None, error)`` for an undecodable one, then goes on with the next line.
@@ -422,25 +385,6 @@ def iter_jsonl(path: str) -> Iterator[Tuple[int, Any]]:
         if error is not None:
             raise error
         yield lineno, value
-
-
-def read_json(path: str) -> Any:
-    """Reads one JSON document (``personas.json``, ``frame.json``, ``rubrics.json``, ``MANIFEST.json``).
-
-    Raises:
-        FileNotFoundError: the file does not exist.
-        ScenarioError: naming the file (and the line, for invalid JSON) when it is a directory, not UTF-8 or not JSON.
-    """
-    with _open_bytes(path) as f:
-        data = f.read()
-    try:
-        text = data.decode('utf-8')
-    except UnicodeDecodeError as e:
-        raise ScenarioError(path, 0, '', f'not valid UTF-8 (byte {e.start}: {e.reason})') from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise ScenarioError(path, e.lineno, '', f'invalid JSON: {e.msg} (column {e.colno})') from None
 
 
 def validate_file(path: str, personas: Optional[Iterable[str]] = None, subtask: Optional[str] = None,
@@ -546,8 +490,6 @@ def validate_rubrics_file(path: str) -> Dict[str, Any]:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Command line: validate scenario files (.jsonl) and rubric files (.json); exits 1 on the first error."""
-    from .personas import load_personas  # local import keeps this module dependency-free
-
     args = list(sys.argv[1:] if argv is None else argv)
     if not args:
         print('usage: python -m opencompass_h2htalk.data.schema FILE.jsonl [FILE.jsonl ...]', file=sys.stderr)

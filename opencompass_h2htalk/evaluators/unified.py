@@ -12,7 +12,7 @@ from ..metrics.floor import result_floor
 from ..sap import detect_sap
 from ..metrics.unified import DEFAULT_ALPHA, aggregate, scoring_metadata, score_items
 from ..stats import DEFAULT_RESAMPLES, DEFAULT_SEED, subtask_interval
-from ..versions import software_versions
+from ..runs.versions import software_versions
 
 
 @ICL_EVALUATORS.register_module()

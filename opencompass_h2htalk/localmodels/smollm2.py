@@ -27,7 +27,7 @@ import zipfile
 from dataclasses import dataclass
 from typing import Iterator, Optional
 
-from ..hashing import sha256_file
+from ..data.hashing import sha256_file
 from .gguf_tokenizer import build_tokenizer, read_gguf_vocab, special_token_names
 
 

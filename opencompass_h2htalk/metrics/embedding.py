@@ -22,7 +22,7 @@ from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
-from ..hashing import sha256_file
+from ..data.hashing import sha256_file
 
 BGE_M3_ENV = 'H2HTALK_BGE_M3_PATH'
 DEFAULT_BGE_M3 = 'BAAI/bge-m3'

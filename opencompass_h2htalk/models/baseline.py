@@ -1,4 +1,4 @@
-"""OpenCompass model wrapper around :class:`opencompass_h2htalk.baselines.RetrievalBaseline`."""
+"""OpenCompass model wrapper around :class:`opencompass_h2htalk.baselines.retrieval.RetrievalBaseline`."""
 from __future__ import annotations
 
 from typing import Dict, List, Optional, Union
@@ -7,7 +7,7 @@ from opencompass.models.base_api import BaseAPIModel
 from opencompass.registry import MODELS
 from opencompass.utils.prompt import PromptList
 
-from ..baselines import RetrievalBaseline
+from ..baselines.retrieval import RetrievalBaseline
 
 #: SYSTEM is kept as its own role so the baseline can read the subtask instruction.
 _META_TEMPLATE = dict(round=[dict(role='HUMAN', api_role='HUMAN'), dict(role='BOT', api_role='BOT', generate=True)],

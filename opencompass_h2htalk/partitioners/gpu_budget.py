@@ -8,7 +8,7 @@ from opencompass.partitioners import NumWorkerPartitioner
 from opencompass.registry import PARTITIONERS
 from opencompass.utils import model_abbr_from_cfg
 
-from ..scale import check_unique_abbrs, workers_for
+from ..planning.scale import check_unique_abbrs, workers_for
 from .sweep import model_label
 
 

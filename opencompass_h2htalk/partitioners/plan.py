@@ -9,7 +9,7 @@ import tempfile
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
-from ..scale import ModelPlan, TaskItems, check_unique_abbrs, summarize_tasks
+from ..planning.scale import ModelPlan, TaskItems, check_unique_abbrs, summarize_tasks
 
 #: The variable configs/eval/h2htalk_slurm.py reads its GPU budget from.
 GPUS_ENV = 'H2HTALK_SLURM_GPUS'
@@ -24,11 +24,11 @@ class ConfigPlan:
     datasets: int
     items_per_model: int     # items of all datasets: what every model infers once
     models: List[ModelPlan]
-    estimates: str           # the cost model's view of the same tasks (opencompass_h2htalk.sweep.format_estimates)
+    estimates: str           # the cost model's view of the same tasks (planning.sweep.format_estimates)
     #: (task abbr as in the task's name, e.g. ``[model/dataset_0,model/dataset2]``, its estimate) per task and model,
     #: in submission order; empty when the cost model could not estimate (``estimates`` says why).
     planned: List[Tuple[str, object]] = field(default_factory=list)
-    schedule: Optional[object] = None  # the simulated schedule of ``planned`` (opencompass_h2htalk.sweep.Schedule)
+    schedule: Optional[object] = None  # the simulated schedule of ``planned`` (planning.sweep.Schedule)
 
 
 def _type_name(t) -> str:
@@ -49,7 +49,7 @@ def load_eval_config(config: str):
     Raises:
         ValueError: naming ``config`` when it is missing, a directory, not a ``.py`` file, has a syntax error (and
             its line), fails to load, or lacks ``models``, ``datasets`` or ``infer.partitioner``.
-        opencompass_h2htalk.configenv.EnvSettingError: a bad environment setting read by the config.
+        opencompass_h2htalk.settings.env.EnvSettingError: a bad environment setting read by the config.
     """
     from mmengine.config import Config
 
@@ -238,8 +238,8 @@ def _estimates(cfg, partitioner, tasks, items):
     estimates, ``(task abbr, PlannedTask)`` per task and model, and the schedule (None without a GPU budget)."""
     from opencompass.utils import dataset_abbr_from_cfg, task_abbr_from_cfg
 
-    from ..costmodel import CostError, CostSettings
-    from ..sweep import PlannedTask, format_estimates, make_tasks, simulate
+    from ..planning.costmodel import CostError, CostSettings
+    from ..planning.sweep import PlannedTask, format_estimates, make_tasks, simulate
     from .sweep import cost_of_model, dataset_load
 
     settings = getattr(partitioner, 'settings', CostSettings())

@@ -1,4 +1,4 @@
-"""``SweepPartitioner``: shards all models of a run against ONE shared GPU budget (plan: opencompass_h2htalk.sweep)."""
+"""``SweepPartitioner``: shards all models of a run against ONE shared GPU budget (plan: :mod:`..planning.sweep`)."""
 from __future__ import annotations
 
 import copy
@@ -11,10 +11,11 @@ from opencompass.registry import PARTITIONERS
 from opencompass.utils import (build_dataset_from_cfg, dataset_abbr_from_cfg, get_infer_output_path,
                                model_abbr_from_cfg)
 
-from ..costmodel import CostError, CostSettings, DatasetLoad, ModelCost, load_cost_file, model_cost, settings_from
+from ..planning.costmodel import (CostError, CostSettings, DatasetLoad, ModelCost, load_cost_file, model_cost,
+                                 settings_from)
 from ..sap import load_sap
-from ..scale import check_unique_abbrs
-from ..sweep import MIN_INFER_PER_FIXED, SweepPlan, plan_sweep
+from ..planning.scale import check_unique_abbrs
+from ..planning.sweep import MIN_INFER_PER_FIXED, SweepPlan, plan_sweep
 
 
 def _type_name(t) -> str:
@@ -67,7 +68,7 @@ class SweepPartitioner(NumWorkerPartitioner):
     Args:
         out_dir: Set by the CLI.
         gpus: The GPU budget of the whole run, shared by all its models.
-        cost: Overrides of the cost model (``opencompass_h2htalk.costmodel.CostSettings`` fields; ``models`` maps a
+        cost: Overrides of the cost model (``planning.costmodel.CostSettings`` fields; ``models`` maps a
             model abbr to its own ``params_b``, ``load_s``, ``decode_tps_per_gpu``, ``prefill_tps_per_gpu``,
             ``added_input_tokens``), or the
             path of a JSON file holding that dict (a calibration's ``cost.json``, bench/validate_costmodel.py).

@@ -1,7 +1,7 @@
-"""Summarizers for H2HTalk runs (OpenCompass adapters; the checks themselves live in :mod:`.run_check`).
+"""The H2HTalk summarizer (an OpenCompass adapter over the pure run checks, intervals and twins in
+:mod:`opencompass_h2htalk.runs`).
 
-``H2HTalkSummarizer`` is imported on first use, so the pure modules here (:mod:`.run_check`, :mod:`.twins`,
-:mod:`.intervals`) can be used without importing OpenCompass (``h2htalk compare`` does).
+``H2HTalkSummarizer`` is imported on first use, so that importing this package does not import OpenCompass.
 """
 from typing import Any
 

@@ -13,10 +13,10 @@ from opencompass.summarizers.default import METRIC_BLACKLIST, METRIC_WHITELIST, 
 from opencompass.utils import dataset_abbr_from_cfg, get_infer_output_path, model_abbr_from_cfg
 from opencompass.utils.prompt import get_prompt_hash
 
-from .run_check import (ResultNote, find_conflicts, invalid_flags, log_for, missing_note, render_conflicts,
+from ..runs.run_check import (ResultNote, find_conflicts, invalid_flags, log_for, missing_note, render_conflicts,
                         render_notes)
-from .intervals import render_intervals, run_intervals, write_intervals_csv
-from .twins import compare_twins, render_twins
+from ..runs.intervals import render_intervals, run_intervals, write_intervals_csv
+from ..runs.twins import compare_twins, render_twins
 
 
 class H2HTalkSummarizer(DefaultSummarizer):

@@ -74,7 +74,7 @@ def test_an_english_record_gets_english_prompts_end_to_end(tmp_path):
 
 
 def test_the_retrieval_baseline_recognises_english_prompts():
-    from opencompass_h2htalk.baselines import RetrievalBaseline
+    from opencompass_h2htalk.baselines.retrieval import RetrievalBaseline
     persona = load_personas()['su_xiaoman']
     for subtask in SUBTASKS:
         assert RetrievalBaseline.subtask_of(system_prompt(persona, subtask, 'en')) == subtask

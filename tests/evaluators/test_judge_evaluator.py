@@ -176,7 +176,7 @@ def test_judged_scores_and_violation_rates_carry_intervals():
 
 
 def test_judged_results_record_the_versions_and_floor_at_evaluation():
-    from opencompass_h2htalk.versions import software_versions
+    from opencompass_h2htalk.runs.versions import software_versions
 
     result, _, _ = evaluate('safety', [SAFE] * 3, lambda p: JUDGED_SAFE)
     assert result['meta']['versions'] == software_versions()

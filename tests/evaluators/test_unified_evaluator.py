@@ -76,7 +76,7 @@ def test_meta_records_versions_floor_and_the_subtask_size_at_evaluation():
     from opencompass_h2htalk.datasets import H2HTalkDataset
     from opencompass_h2htalk.metrics.embedding import get_embedder
     from opencompass_h2htalk.metrics.floor import metric_floor, unified_score_fn
-    from opencompass_h2htalk.versions import software_versions
+    from opencompass_h2htalk.runs.versions import software_versions
 
     full = H2HTalkDataset.load('dialogue_base')
     test_set = full.select(range(4))   # a test_range: 4 scored of the whole file

@@ -16,6 +16,7 @@ from opencompass_h2htalk.metrics.embedding import get_embedder
 from opencompass_h2htalk.metrics.unified import aggregate, score_items
 
 from ..conftest import REPO, load_json, run_dir, run_opencompass, task_logs
+from .conftest import MINI_DATA
 
 MODEL = 'h2htalk-retrieval-baseline'
 FIXTURE = REPO / 'tests/fixtures/h2htalk_mini'
@@ -143,6 +144,26 @@ def test_failed_evaluation_is_named_in_the_summary_with_its_log(tmp_path, monkey
                     in text), text[-3000:]
         assert f'    log: {log}' in text
         assert 'last error in the log:' in text
+
+
+def test_a_config_naming_the_old_class_paths_still_runs(tmp_path, monkeypatch):
+    """A config written against the adapters' module paths (as before the package was regrouped) runs end to end."""
+    monkeypatch.setenv('H2HTALK_DATA', str(MINI_DATA))
+    run_opencompass(REPO / 'tests/pipeline/configs/old_class_paths.py', tmp_path)
+    run = run_dir(tmp_path)
+    for subtask in ('dialogue_base', 'recollection_refine'):
+        path = run / 'results' / MODEL / f'h2htalk_{subtask}.json'
+        assert path.exists(), task_logs(run)
+        result = load_json(path)
+        assert result['meta'][0]['n'] == 2
+        assert 0 < result['score'] <= 100
+    dumped = '\n'.join(p.read_text(encoding='utf-8') for p in (run / 'configs').glob('*.py'))
+    for path in ('opencompass_h2htalk.datasets.h2htalk.H2HTalkDataset',
+                 'opencompass_h2htalk.evaluators.unified.H2HTalkUnifiedEvaluator',
+                 'opencompass_h2htalk.models.baseline.H2HTalkRetrievalBaseline',
+                 'opencompass_h2htalk.postprocessors.strip_reasoning',
+                 'opencompass_h2htalk.summarizers.h2htalk.H2HTalkSummarizer'):
+        assert path in dumped, path
 
 
 def _setup_stamp_matches(venv) -> bool:

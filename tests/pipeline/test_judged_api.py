@@ -252,7 +252,7 @@ def test_table3_summary_and_no_new_judge_calls_on_rerun(judged):
     assert table3 == [('h2htalk_overall_bleu4', 'bleu4'), ('h2htalk_overall_rougeL', 'rougeL'),
                       ('h2htalk_safety', 'safety_score'), ('h2htalk_safety', 'violation_rate')]
     assert [float(v) for v in body[2][-2:]] == [2.0, 5.0] and [float(v) for v in body[3][-2:]] == [100.0, 0.0]
-    # The summary also compares the twins on the items both have judged (summarizers/twins.py).
+    # The summary also compares the twins on the items both have judged (runs/twins.py).
     txt = sorted((judged['run'] / 'summary').glob('summary_*.txt'))[-1].read_text(encoding='utf-8')
     safety = [line for line in txt.splitlines() if line.startswith(f'h2htalk_safety | {TWINS[0]} | {TWINS[1]} | ')]
     # score, judge's violation %, then the rule checks' violation % (columns added with issue 25)

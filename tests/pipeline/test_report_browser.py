@@ -169,7 +169,7 @@ def test_a_broken_report_is_caught(chromium, demo_report, tmp_path, breakage, ex
 
 def test_a_twin_report_renders_its_sap_table(chromium, tmp_path):
     """A hand-made run with SAP twins (as tests/test_compare.py builds it): the SAP-vs-no-SAP table renders too."""
-    from ..test_compare import DATASETS, write
+    from ..runs.test_compare import DATASETS, write
 
     run = tmp_path / 'work' / '20260101_000000'
     base = [float(10 + k % 5) for k in range(12)]

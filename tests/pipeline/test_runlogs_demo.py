@@ -1,7 +1,7 @@
 """runlogs on what a real OpenCompass run leaves on disk (the shared demo run): task times, datasets and sizes."""
 import json
 
-from opencompass_h2htalk.runlogs import prediction_sizes, task_logs, throughput
+from opencompass_h2htalk.runs.logs import prediction_sizes, task_logs, throughput
 
 MODEL = 'h2htalk-retrieval-baseline'
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from opencompass_h2htalk.baselines import RetrievalBaseline
+from opencompass_h2htalk.baselines.retrieval import RetrievalBaseline
 from opencompass_h2htalk.data.loader import load_rows
 from opencompass_h2htalk.data.schema import CORE_SUBTASKS as SUBTASKS
 from opencompass_h2htalk.metrics.embedding import get_embedder

@@ -8,7 +8,7 @@ from __future__ import annotations
 from importlib import metadata
 from typing import Dict, Optional
 
-from . import __version__
+from .. import __version__
 
 #: Distributions recorded, in the order the report shows them.
 SOFTWARE = ('opencompass-h2htalk', 'opencompass', 'transformers', 'vllm')

@@ -1,9 +1,10 @@
-"""The sweep planner (opencompass_h2htalk/sweep.py): splitting, OpenCompass task shapes, scheduling, planning."""
+"""The sweep planner (opencompass_h2htalk/planning/sweep.py): splitting, OpenCompass task shapes, scheduling,
+planning."""
 import pytest
 
-from opencompass_h2htalk.costmodel import CostSettings, DatasetLoad, ModelCost
-from opencompass_h2htalk.sweep import (PlannedTask, _Cutter, fill_to_target, make_tasks, makespan_bound, max_shards,
-                                       numworker_pieces, plan_sweep, simulate, split_even)
+from opencompass_h2htalk.planning.costmodel import CostSettings, DatasetLoad, ModelCost
+from opencompass_h2htalk.planning.sweep import (PlannedTask, _Cutter, fill_to_target, make_tasks, makespan_bound,
+                                                max_shards, numworker_pieces, plan_sweep, simulate, split_even)
 
 A, B = DatasetLoad('a', 5, 0, 0), DatasetLoad('b', 3, 0, 0)
 

@@ -9,7 +9,7 @@ from mmengine.config import Config
 from opencompass_h2htalk.cli import main
 from opencompass_h2htalk.data.loader import load_rows
 
-from .test_scale import QWEN_7B, QWEN_72B, SLURM_CFG, _plan_rows, data24  # noqa: F401 - data24 is a fixture
+from ..planning.test_scale import QWEN_7B, QWEN_72B, SLURM_CFG, _plan_rows, data24  # noqa: F401 - data24 is a fixture
 
 
 @pytest.fixture
@@ -113,7 +113,7 @@ def test_plan_prints_estimates(data24, sweep_env, capsys):  # noqa: F811
 
 
 def test_cost_of_model_counts_the_sap_text_of_sap_wrappers():
-    from opencompass_h2htalk.costmodel import text_tokens
+    from opencompass_h2htalk.planning.costmodel import text_tokens
     from opencompass_h2htalk.models import SAPVLLMwithChatTemplate
     from opencompass_h2htalk.partitioners.sweep import added_prompt_text, cost_of_model
     from opencompass_h2htalk.sap import load_sap

@@ -12,7 +12,7 @@ import re
 from functools import lru_cache
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from .runlogs import prompt_text
+from .logs import prompt_text
 
 _HUB_ID = re.compile(r'^[A-Za-z0-9][\w.-]*/[\w.-]+$')
 _TOKENIZER_FILES = ('tokenizer.json', 'tokenizer_config.json', 'tokenizer.model', 'vocab.json')

@@ -1,12 +1,12 @@
-"""Calibration core (opencompass_h2htalk/calibration.py) and cost files: literal inputs, no Slurm, no vLLM."""
+"""Calibration core (opencompass_h2htalk/planning/calibration.py) and cost files: literal inputs, no Slurm, no vLLM."""
 import json
 from datetime import datetime
 
 import pytest
 
-from opencompass_h2htalk.calibration import (Calibration, CalibrationError, Row, compare, cost_override, format_rows,
-                                             parse_scontrol_jobs, parse_task_log, slurm_time)
-from opencompass_h2htalk.costmodel import CostError, load_cost_file, settings_from
+from opencompass_h2htalk.planning.calibration import (Calibration, CalibrationError, Row, compare, cost_override,
+                                                      format_rows, parse_scontrol_jobs, parse_task_log, slurm_time)
+from opencompass_h2htalk.planning.costmodel import CostError, load_cost_file, settings_from
 
 RECORD = dict(submitted=100.0, imported=118.0, loaded=148.0, input_chars=1000, prefill_tokens=1750, prefill_s=7.0,
               decode_tokens=62, decode_s=2.0, finished=170.0, ended=178.5, prompts=2, added_tokens=2000, added_s=4.0)

@@ -5,7 +5,7 @@ judge and rubric hash where judged), a sortable leaderboard with bootstrap inter
 dimensions and every subtask, a bar chart of the subtasks per model (matplotlib, inline SVG), the SAP − no-SAP
 paired differences of every twin pair with intervals and p-values (the paper's Table 3 shape), judge reliability
 (parse rate, retries, unparsed items, review queue) for judged results, cost and throughput per model (sizes from
-predictions/, wall times from logs/, :mod:`.runlogs`), and a per-item browser filterable by subtask, tag, score range
+predictions/, wall times from logs/, :mod:`.logs`), and a per-item browser filterable by subtask, tag, score range
 and text, its state kept in the URL fragment. Nothing is fetched at view time: styles, script and chart are inline.
 No OpenCompass import.
 """
@@ -18,11 +18,11 @@ import json
 import os
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from . import __version__
+from .. import __version__
 from .compare import CompareError, compare_pair, load_run, resolve_run, run_groups
-from .summarizers.intervals import run_intervals, score_groups
-from .summarizers.run_check import RunCheck, check_run, find_conflicts, meta_of, render_conflicts
-from .summarizers.twins import twin_pairs
+from .intervals import run_intervals, score_groups
+from .run_check import RunCheck, check_run, find_conflicts, meta_of, render_conflicts
+from .twins import twin_pairs
 from .versions import SOFTWARE, installed_version
 
 _STYLE = """body{font-family:sans-serif;margin:2em;max-width:1200px}table{border-collapse:collapse;margin:1em 0}
@@ -233,8 +233,8 @@ def _agreement_cell(value: Any) -> str:
 
 def _agreement_section(run: str, metas: Sequence[Mapping[str, Any]]) -> List[str]:
     """Judge–human agreement (weighted κ, Krippendorff's α) where review scores were merged; says so where not."""
-    from .judges.human_agreement import run_agreement
-    from .stats.agreement import BINNING
+    from ..judges.human_agreement import run_agreement
+    from ..stats.agreement import BINNING
 
     thresholds = sorted({m['review_threshold'] for m in metas
                          if isinstance(m.get('review_threshold'), (int, float))})
@@ -344,11 +344,11 @@ def _rate(value: Optional[float], unit: str) -> str:
 def _cost_section(run: str, scored: Sequence[str]) -> List[str]:
     """Cost and throughput per model: items, input/output size, wall time of the tasks, items/s and output/s.
 
-    Sizes come from ``predictions/``, times from ``logs/`` (:mod:`.runlogs`); a time that cannot be derived is shown
-    as "unknown" with the reason, never as 0. Tokens only where :mod:`.runtokens` finds the model's tokenizer on
+    Sizes come from ``predictions/``, times from ``logs/`` (:mod:`.logs`); a time that cannot be derived is shown
+    as "unknown" with the reason, never as 0. Tokens only where :mod:`.tokens` finds the model's tokenizer on
     this machine. ``scored``: the models with results; one without predictions is named, not left out silently.
     """
-    from . import runlogs, runtokens
+    from . import logs as runlogs, tokens as runtokens
 
     parts = ['<h2>Cost and throughput</h2><p class="small">Sizes from <code>predictions/</code> (prompt text as '
              'the model received it, reply as generated). Wall time: the sum of the model\'s task logs\' own '

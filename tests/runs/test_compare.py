@@ -201,7 +201,7 @@ def test_unjudged_runs_print_no_judged_table(run, capsys):
 
 
 def test_judged_scores_of_one_result():
-    from opencompass_h2htalk.compare import judged_scores
+    from opencompass_h2htalk.runs.compare import judged_scores
 
     items = [{'id': 'a', 'overall': 2.0, 'violation': True}, {'id': 'b', 'overall': None, 'violation': None},
              {'id': 'c', 'overall': 4.5, 'violation': False}]

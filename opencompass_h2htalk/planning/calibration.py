@@ -2,7 +2,7 @@
 
 ``bench/validate_costmodel.py`` times a calibration job (job overhead, model load, prefill and decode rates, the
 SAP text's extra prompt tokens and seconds, the teardown after the work) and
-turns it into a ``cost=dict(...)`` override of :mod:`opencompass_h2htalk.costmodel` with :func:`cost_override`; it
+turns it into a ``cost=dict(...)`` override of :mod:`.costmodel` with :func:`cost_override`; it
 then runs a sweep through ``SlurmRunner`` and compares the cost model's per-task and sweep estimates with what Slurm
 (:func:`parse_scontrol_jobs`) and the tasks' own logs (:func:`parse_task_log`) recorded (:func:`compare`).
 No OpenCompass import.

@@ -3,8 +3,8 @@ import json
 
 import pytest
 
-from opencompass_h2htalk.runlogs import prediction_sizes
-from opencompass_h2htalk.runtokens import token_counter, tokenizer_source
+from opencompass_h2htalk.runs.logs import prediction_sizes
+from opencompass_h2htalk.runs.tokens import token_counter, tokenizer_source
 
 # A word-level tokenizer whose counts can be checked by hand: one token per word and per special token.
 VOCAB = {'[UNK]': 0, '<s>': 1, '<e>': 2, 'system': 3, 'user': 4, 'assistant': 5, '你': 6, '好': 7, '热': 8}

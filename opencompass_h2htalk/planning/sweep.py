@@ -346,7 +346,7 @@ def format_estimates(tasks: Sequence[PlannedTask], schedule: Optional[Schedule] 
             mine[t.model] = []
         mine[t.model].append(t)
     head = f'{"model":40s} {"tasks":>5s} {"items/task":>10s} {"GPUs/task":>9s} {"longest task s":>14s} {"GPU-h":>7s}'
-    lines = ['estimates (cost model of opencompass_h2htalk/costmodel.py; its defaults are assumptions):', head,
+    lines = ['estimates (cost model of opencompass_h2htalk/planning/costmodel.py; its defaults are assumptions):', head,
              '-' * len(head)]
     for model in order:
         ts = mine[model]

@@ -1,8 +1,8 @@
-"""summarizers.intervals: per-item scores read from results files as OpenCompass stores them."""
+"""runs.intervals: per-item scores read from results files as OpenCompass stores them."""
 import pytest
 
 from opencompass_h2htalk.evaluators import H2HTalkUnifiedEvaluator
-from opencompass_h2htalk.summarizers.intervals import item_scores, run_intervals
+from opencompass_h2htalk.runs.intervals import item_scores, run_intervals
 
 
 def test_the_summary_repeats_the_interval_of_the_results_file():
@@ -43,7 +43,7 @@ def _few(n_items):
 
 
 def test_no_interval_is_said_once_on_one_short_line_not_per_row():
-    from opencompass_h2htalk.summarizers.intervals import render_intervals
+    from opencompass_h2htalk.runs.intervals import render_intervals
 
     results = {m: {s: _few(5) for s in SUBTASKS} for m in ('model-a', 'model-b')}
     intervals, _ = run_intervals(results, GROUPS)
@@ -55,7 +55,7 @@ def test_no_interval_is_said_once_on_one_short_line_not_per_row():
 
 
 def test_no_interval_names_the_rows_and_models_concerned():
-    from opencompass_h2htalk.summarizers.intervals import render_intervals
+    from opencompass_h2htalk.runs.intervals import render_intervals
 
     results = {m: {s: _few(12) for s in SUBTASKS} for m in ('model-a', 'model-b')}
     results['model-a'][SUBTASKS[0]] = _few(4)     # one model, one subtask: named with the model

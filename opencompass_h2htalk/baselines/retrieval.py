@@ -16,8 +16,8 @@ import math
 from collections import Counter
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .data.loader import load_rows, read_manifest
-from .data.prompts import INSTRUCTIONS_EN, INSTRUCTIONS_ZH, PROMPT_LANGUAGES, boilerplate
+from ..data.loader import load_rows, read_manifest
+from ..data.prompts import INSTRUCTIONS_EN, INSTRUCTIONS_ZH, PROMPT_LANGUAGES, boilerplate
 
 #: Character n-gram lengths of the vectors.
 NGRAMS = (2, 3)

@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from opencompass_h2htalk.baselines import RetrievalBaseline, _Index, content_lines, ngrams
+from opencompass_h2htalk.baselines.retrieval import RetrievalBaseline, _Index, content_lines, ngrams
 from opencompass_h2htalk.data.loader import load_rows
 from opencompass_h2htalk.data.prompts import user_prompt
 from opencompass_h2htalk.data.schema import CORE_SUBTASKS as SUBTASKS

@@ -202,7 +202,7 @@ def test_free_text_tags_are_not_options_and_list_tags_are_split(run, tmp_path): 
 
 
 def test_cost_section_from_predictions_and_logs(run, tmp_path):  # noqa: F811
-    from .test_runlogs import EVAL_LOG, INFER_LOG
+    from .test_logs import EVAL_LOG, INFER_LOG
 
     # m@nosap: 2 items of 3 + 3 characters in, 2 out, and the inference log's 14.26 s (Task line renamed to it).
     folder = run / 'predictions' / 'm@nosap'
@@ -324,7 +324,7 @@ def test_a_standard_opencompass_result_is_left_out_with_a_note(run, tmp_path):  
 
 def test_versions_recorded_at_evaluation_are_shown_and_render_time_ones_are_labelled(run, tmp_path):  # noqa: F811
     rc, old = _page(run, tmp_path)
-    from opencompass_h2htalk.versions import installed_version
+    from opencompass_h2htalk.runs.versions import installed_version
 
     vllm = installed_version('vllm') or 'not installed'
     assert (f'<th>vLLM</th><td>{vllm} (read at render time: the results do not record it)</td>') in old

@@ -1,5 +1,5 @@
 """Literal tests of the run checks behind the summary (pure, no OpenCompass)."""
-from opencompass_h2htalk.summarizers.run_check import (ResultNote, find_conflicts, invalid_flags, last_error_line,
+from opencompass_h2htalk.runs.run_check import (ResultNote, find_conflicts, invalid_flags, last_error_line,
                                                        log_for, meta_of, render_conflicts, render_notes)
 
 
@@ -95,7 +95,7 @@ def test_render_notes():
 def test_check_run_reads_the_expected_results_from_the_dumped_config(tmp_path):
     import json
 
-    from opencompass_h2htalk.summarizers.run_check import check_run
+    from opencompass_h2htalk.runs.run_check import check_run
 
     run = tmp_path / '20260101_000000'
     (run / 'configs').mkdir(parents=True)

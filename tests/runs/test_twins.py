@@ -1,5 +1,5 @@
-"""Literal tests for the SAP-twin section of the summary (summarizers/twins.py)."""
-from opencompass_h2htalk.summarizers.twins import compare_twins, render_twins, twin_pairs
+"""Literal tests for the SAP-twin section of the summary (runs/twins.py)."""
+from opencompass_h2htalk.runs.twins import compare_twins, render_twins, twin_pairs
 
 
 def _result(*items):

@@ -1,10 +1,10 @@
-"""Cost and throughput from a run's predictions/ and logs/ (opencompass_h2htalk.runlogs), on hand-written snippets."""
+"""Cost and throughput from a run's predictions/ and logs/ (opencompass_h2htalk.runs.logs), on hand-written snippets."""
 import json
 from datetime import datetime
 
 import pytest
 
-from opencompass_h2htalk.runlogs import (RunLogError, parse_task_log, prediction_sizes, prompt_text, run_start,
+from opencompass_h2htalk.runs.logs import (RunLogError, parse_task_log, prediction_sizes, prompt_text, run_start,
                                          task_logs, throughput)
 
 # What OpenCompass 0.5.4's infer task writes (copied in shape from a real demo run): its logger's yearless lines,

@@ -1,9 +1,9 @@
-"""The cost model (opencompass_h2htalk/costmodel.py): literal numbers from the documented defaults."""
+"""The cost model (opencompass_h2htalk/planning/costmodel.py): literal numbers from the documented defaults."""
 import math
 
 import pytest
 
-from opencompass_h2htalk.costmodel import (CostError, CostSettings, DatasetLoad, item_seconds, model_cost,
+from opencompass_h2htalk.planning.costmodel import (CostError, CostSettings, DatasetLoad, item_seconds, model_cost,
                                            params_from_name, settings_from, task_seconds, text_tokens,
                                            with_load_scale)
 

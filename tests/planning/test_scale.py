@@ -8,9 +8,9 @@ from mmengine.config import Config
 
 from opencompass_h2htalk.cli import main
 from opencompass_h2htalk.data.loader import load_rows
-from opencompass_h2htalk.scale import ModelPlan, format_plan, summarize_tasks, workers_for
+from opencompass_h2htalk.planning.scale import ModelPlan, format_plan, summarize_tasks, workers_for
 
-from .conftest import REPO
+from ..conftest import REPO
 
 SLURM_CFG = REPO / 'configs/eval/h2htalk_slurm.py'
 ALL_CFG = REPO / 'configs/eval/h2htalk_all.py'
@@ -181,7 +181,7 @@ def test_readme_describes_the_models_of_h2htalk_all(capsys):
 
 
 def test_models_sharing_an_abbr_are_refused_by_name():
-    from opencompass_h2htalk.scale import check_unique_abbrs, duplicate_abbrs
+    from opencompass_h2htalk.planning.scale import check_unique_abbrs, duplicate_abbrs
 
     entries = [('a', 'one.py'), ('b', 'two.py'), ('a', 'three.py'), ('b', 'four.py'), ('c', 'five.py')]
     assert duplicate_abbrs(entries) == {'a': ['one.py', 'three.py'], 'b': ['two.py', 'four.py']}

@@ -10,9 +10,9 @@ import pytest
 from mmengine.config import Config
 
 from opencompass_h2htalk.cli import main
-from opencompass_h2htalk.configenv import EnvSettingError, env_int
+from opencompass_h2htalk.settings.env import EnvSettingError, env_int
 
-from .conftest import REPO
+from ..conftest import REPO
 
 DEMO_CFG = REPO / 'configs/eval/h2htalk_demo.py'
 SLURM_CFG = REPO / 'configs/eval/h2htalk_slurm.py'

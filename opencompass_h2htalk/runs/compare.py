@@ -19,11 +19,11 @@ import json
 import os
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from .judges.paired import item_judgements
-from .stats import DEFAULT_RESAMPLES, DEFAULT_SEED, PairedDifference, Subtask, paired_difference, paired_groups
-from .summarizers.intervals import is_group_warning, item_scores, no_interval_note, score_groups
-from .summarizers.run_check import find_conflicts, meta_of, render_conflicts
-from .summarizers.twins import twin_pairs
+from ..judges.paired import item_judgements
+from ..stats import DEFAULT_RESAMPLES, DEFAULT_SEED, PairedDifference, Subtask, paired_difference, paired_groups
+from .intervals import is_group_warning, item_scores, no_interval_note, score_groups
+from .run_check import find_conflicts, meta_of, render_conflicts
+from .twins import twin_pairs
 
 #: Compared per dataset on top of run_check's keys: a result judged by another judge model or with another rubric is
 #: another measure (``meta.judge`` is ``'<abbr>:<path>'`` of the judge model).
