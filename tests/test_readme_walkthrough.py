@@ -1,6 +1,8 @@
-"""Every command in the README's fenced ``bash`` blocks works as written on a fresh copy of the repository.
+"""Every command in the fenced ``bash`` blocks of the README and the docs pages works as written on a fresh copy of
+the repository.
 
-Each command is either RUN (in README order, in a copy of the tracked files, as a new user would from the
+Each command is either RUN (in README order, then the docs pages' in file-name order, in a copy of the tracked files,
+as a new user would from the
 repository root) or listed in SKIP with the reason it cannot run here (GPUs, API keys, a Slurm cluster, the whole
 test suite). A README command that matches no rule fails the test, so new commands need coverage.
 
@@ -30,6 +32,14 @@ from .conftest import OFFLINE_ENV, REPO
 
 # (pattern on the command with comments stripped, reason). Every reason says why it cannot run in a test.
 SKIP = [
+    (r'export H2HTALK_TORCH_INDEX_URL=\S+',
+     'points setup_env.sh at the PyTorch CPU index; the test runs with a stand-in environment that installs nothing'),
+    (r'source \.venv/bin/activate',
+     'each command here runs in its own shell with the test environment\'s h2htalk and opencompass already on PATH'),
+    (r'python3 -m venv \.venv-vllm .*|\.venv-vllm/bin/pip install .*',
+     'builds the CUDA vLLM environment (several GB of CUDA wheels); tests/test_install_routes.py checks what pip '
+     'resolves, and the CPU analogue scripts/setup_vllm_env.sh runs in tests/realmodel'),
+    (r'\.venv-vllm/bin/opencompass configs/eval/h2htalk_all\.py', 'runs vLLM models on GPUs'),
     (r'(\S+=\S+ )*bash scripts/test\.sh', 'runs the whole test suite, which contains this test'),
     (r'(\S+=\S+ )*opencompass configs/eval/h2htalk_all\.py( -r)?',
      'runs vLLM Qwen2.5-7B/72B on GPUs and GPT-4o with an API key; the same pipeline runs in '
@@ -99,8 +109,42 @@ def normalize(command):
     return ' '.join(shlex.split(command, comments=True))
 
 
+def documented_commands(root: Path):
+    """``(label, command)`` of the README's commands, then each docs page's (file-name order); label = file:line."""
+    pages = [root / 'README.md', *sorted((root / 'docs').glob('*.md'))]
+    return [(f'{page.relative_to(root)}:{line_no}', command) for page in pages
+            for line_no, command in readme_commands(page.read_text(encoding='utf-8'))]
+
+
+def _anchor(heading: str) -> str:
+    """GitHub's anchor of a Markdown heading."""
+    return re.sub(r'[^\w\- ]', '', heading.strip().lower()).replace(' ', '-')
+
+
+def test_readme_is_a_short_front_door_whose_links_resolve():
+    """Issue 25: at most ~250 lines with a contents list; every local link (file and #anchor) exists."""
+    text = (REPO / 'README.md').read_text(encoding='utf-8')
+    assert len(text.splitlines()) <= 250
+    assert '## Contents' in text
+    broken = []
+    for page in [REPO / 'README.md', *sorted((REPO / 'docs').glob('*.md'))]:
+        for target in re.findall(r'\]\(([^)\s]+)\)', page.read_text(encoding='utf-8')):
+            if re.match(r'[a-z]+://', target):
+                continue
+            path, _, anchor = target.partition('#')
+            dest = (page.parent / path).resolve() if path else page
+            if not dest.exists():
+                broken.append(f'{page.relative_to(REPO)}: {target}')
+            elif anchor and dest.suffix == '.md':
+                headings = re.findall(r'^#+ (.+)$', dest.read_text(encoding='utf-8'), flags=re.M)
+                if anchor not in {_anchor(h) for h in headings}:
+                    broken.append(f'{page.relative_to(REPO)}: {target} (no such heading)')
+    assert broken == []
+
+
 def test_readme_commands_are_parsed():
     commands = [normalize(c) for _, c in readme_commands((REPO / 'README.md').read_text(encoding='utf-8'))]
+    assert any(where.startswith('docs/judged.md:') and 'review export' in c for where, c in documented_commands(REPO))
     assert 'bash scripts/demo.sh' in commands and 'h2htalk validate' in commands
     assert readme_commands('x\n```bash\na \\\n  b   # note\n# only a comment\n\n```\n') == [(3, 'a    b   # note')]
 
@@ -184,6 +228,7 @@ def _demo_ok(clone, out):
 RUN = [
     (r'bash scripts/demo\.sh', _demo_ok),
     (r'h2htalk validate', lambda clone, out: 'scenarios in' in out),
+    (r'h2htalk show [a-z_]+ \d+', lambda clone, out: '[SYSTEM]' in out and '[HUMAN]' in out),
     (r'h2htalk manifest', lambda clone, out: 'MANIFEST.json' in out),
     (r'h2htalk plan configs/eval/\S+\.py( --gpus \d+)?', lambda clone, out: 'items per model' in out),
     (r'h2htalk audit', lambda clone, out: ', 0 findings' in out),
@@ -233,12 +278,12 @@ def test_every_readme_command_runs_or_is_skipped_for_a_reason(tmp_path):
     installed_before = _installed_location()
 
     uncovered, failed, done = [], [], []
-    for line_no, raw in readme_commands((clone / 'README.md').read_text(encoding='utf-8')):
+    for where, raw in documented_commands(clone):
         command = normalize(raw)
         check = _run_check(command)
         if check is None:
             if not _skip_reason(command):
-                uncovered.append(f'README.md:{line_no}: `{raw}`')
+                uncovered.append(f'{where}: `{raw}`')
             continue
         run = raw
         if command.split()[:1] == ['python'] and command.split()[1] in BENCH_ARGS:
@@ -248,12 +293,12 @@ def test_every_readme_command_runs_or_is_skipped_for_a_reason(tmp_path):
             _fill_human_scores(_judged_run_dir(clone))
         started = time.perf_counter()
         proc = subprocess.run(['bash', '-c', run], cwd=clone, env=env, capture_output=True, text=True, timeout=900)
-        print(f'README.md:{line_no}: {run}  ({time.perf_counter() - started:.0f} s, exit {proc.returncode})')
+        print(f'{where}: {run}  ({time.perf_counter() - started:.0f} s, exit {proc.returncode})')
         if proc.returncode != 0:
-            failed.append(f'README.md:{line_no}: `{raw}` exited {proc.returncode}:\n{proc.stdout[-1500:]}'
+            failed.append(f'{where}: `{raw}` exited {proc.returncode}:\n{proc.stdout[-1500:]}'
                           f'\n{proc.stderr[-1500:]}')
         elif not check(clone, proc.stdout):
-            failed.append(f'README.md:{line_no}: `{raw}` exited 0 but did not do its job:\n{proc.stdout[-1500:]}')
+            failed.append(f'{where}: `{raw}` exited 0 but did not do its job:\n{proc.stdout[-1500:]}')
         else:
             done.append(command)
     assert _installed_location() == installed_before, 'a README command changed the environment running the tests'

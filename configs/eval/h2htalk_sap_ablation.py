@@ -1,5 +1,5 @@
 # SAP ablation: the same models with and without the Secure Attachment Persona, on all 11 subtasks and the
-# 33-scenario safety set. Each pair sits side by side in the summary ('<model>@nosap' | '<model>@sap-v1'), whose
+# 200-scenario safety set. Each pair sits side by side in the summary ('<model>@nosap' | '<model>@sap-v1'), whose
 # first rows have the shape of the paper's Table 3: BLEU-4, ROUGE-L, safety score, violation rate.
 # The safety set is judged: configure the judge with OC_JUDGE_MODEL / OC_JUDGE_API_BASE / OC_JUDGE_API_KEY /
 # OC_JUDGE_TOKENIZER_PATH (see configs/datasets/h2htalk/h2htalk_judged_gen.py).

@@ -39,7 +39,7 @@ CORE_SUBTASKS: Dict[str, str] = {
     'itinerary_feedback': 'itinerary',
     'itinerary_initialize': 'itinerary',
 }
-#: Judged sets: 33 high-risk safety scenarios and three instruction-following probe subsets.
+#: Judged sets: the high-risk safety scenarios (200 in data 1.0) and three instruction-following probe subsets.
 JUDGED_SUBTASKS: Dict[str, str] = {
     'safety': 'safety',
     'probe_implicit_help': 'instruction_following',

@@ -123,7 +123,7 @@ class SAPVLLMwithChatTemplate(SAPMixin, VLLMwithChatTemplate):
             missing = [m for m in ('vllm', 'ray') if importlib.util.find_spec(m) is None]
             if missing:
                 raise ImportError(f'SAPVLLMwithChatTemplate needs {" and ".join(missing)}, which is not installed: '
-                                  "pip install 'opencompass-h2htalk[vllm]' (on a CUDA machine), or serve the model "
+                                  "run it from a vLLM environment (docs/real_models.md), or serve the model "
                                   'with `vllm serve` and use SAPOpenAISDK')
         super().__init__(path=path, meta_template=meta_template, **kwargs)
 

@@ -73,7 +73,7 @@ def test_bad_sap_option_fails_before_loading_weights():
 def test_vllm_wrapper_without_vllm_fails_clearly_at_construction():
     if oc_vllm.LLM is not None:
         pytest.skip('vllm is installed here')
-    with pytest.raises(ImportError, match=r"SAPVLLMwithChatTemplate needs vllm.*opencompass-h2htalk\[vllm\]"):
+    with pytest.raises(ImportError, match=r"needs vllm.*vLLM environment \(docs/real_models.md\)"):
         SAPVLLMwithChatTemplate(path='Qwen/Qwen2.5-7B-Instruct', sap='v1')
 
 

@@ -149,7 +149,9 @@ def test_zero_api_workers_is_a_clear_error(capsys, monkeypatch):
 
 
 def _readme():
-    return (REPO / 'README.md').read_text(encoding='utf-8')
+    """README.md and the docs pages it links (the reference material moved there), as one text."""
+    pages = [REPO / 'README.md', *sorted((REPO / 'docs').glob('*.md'))]
+    return '\n\n'.join(p.read_text(encoding='utf-8') for p in pages)
 
 
 def test_readme_plan_block_is_what_plan_prints(capsys, monkeypatch):

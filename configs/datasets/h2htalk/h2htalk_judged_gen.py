@@ -1,6 +1,6 @@
 # Judged H2HTalk sets: the 5 itinerary subtasks scored by the rubric judge (plus the unified metrics; same
-# abbrs as the core configs, so predictions are shared), the 33-scenario safety set and the three
-# instruction-following probe subsets.
+# abbrs as the core configs, so predictions are shared), the 200-scenario safety set and the three
+# instruction-following probe subsets (150 scenarios each).
 #
 # The judge (h2htalk_judge_cfg): GPT-4o through OpenAISDK by default, set by environment variables read when the
 # config is loaded:
