@@ -348,8 +348,8 @@ def load_rubrics(data_dir: Optional[str] = None, verify: bool = True) -> Dict[st
 def to_rows(scenarios: List[Scenario], personas: Dict[str, Persona]) -> List[Dict[str, Any]]:
     """Flattens scenarios into the columns the OpenCompass prompt template reads.
 
-    Columns: ``id, subtask, dimension, persona, language, system_prompt, user_prompt, reference, inputs, tags,
-    chain`` (``inputs`` and ``tags`` as JSON strings, so that a judge can see them later; ``chain`` is ``''`` for a
+    Columns: ``id, subtask, dimension, persona, persona_name, language, system_prompt, user_prompt, reference,
+    inputs, tags, chain`` (``persona_name`` for the task checks, which read the companion's name; ``inputs`` and ``tags`` as JSON strings, so that a judge can see them later; ``chain`` is ``''`` for a
     record outside a linked chain, and lets the bootstrap resample a chain as one unit). The prompts are in the
     record's language.
     """
@@ -357,7 +357,7 @@ def to_rows(scenarios: List[Scenario], personas: Dict[str, Persona]) -> List[Dic
     for s in scenarios:
         rows.append({
             'id': s.id, 'subtask': s.subtask, 'dimension': s.dimension, 'persona': s.persona,
-            'language': s.language,
+            'persona_name': personas[s.persona].name, 'language': s.language,
             'system_prompt': system_prompt(personas[s.persona], s.subtask, s.language),
             'user_prompt': user_prompt(s.subtask, s.inputs, s.language),
             'reference': s.reference,

@@ -18,7 +18,7 @@ class H2HTalkDataset(BaseDataset):
     ``subtask`` (required), ``data_dir`` (default ``$H2HTALK_DATA`` or the bundled
     H2HTalk-Open data) and ``verify`` (manifest check, default on).
 
-    Columns: ``id, subtask, dimension, persona, system_prompt, user_prompt, reference, inputs,
+    Columns: ``id, subtask, dimension, persona, persona_name, language, system_prompt, user_prompt, reference, inputs,
     tags, source_sha256, prompt_hash, data_version, subtask_items`` (``subtask_items``: the records in the whole
     file, so that a result scored on a ``test_range`` can say how many of how many it scored).
     """
