@@ -5,6 +5,9 @@
     h2htalk manifest [DATA_DIR] [--name NAME --version V]  validate, then rewrite MANIFEST.json (after editing
                                     data; a new manifest outside the bundled data needs --name and --version)
     h2htalk show SUBTASK [N]        print the SYSTEM and HUMAN turns of the scenario at position N (0-based)
+    h2htalk checks [DATA_DIR] [--subtask S ...] [--failures N] [--min P]  run the task checks on the references
+                                    as if they were replies: pass rate per subtask and check, failing ids; exit 1
+                                    when references pass less than P % of all checks (default 97)
     h2htalk plan CONFIG [--gpus N]  print the inference tasks CONFIG's partitioner makes (dry, no runs) and their
                                     estimated wall time, GPU-hours, sweep makespan and GPU efficiency
     h2htalk review export WORK_DIR  write the human-review queue (JSONL, CSV, HTML) of the latest run
@@ -81,12 +84,38 @@ def _audit(data_dir: str, semantic: bool, embedder: str, report: bool = False) -
     return 0 if result.ok else 1
 
 
+def _checks(data_dir: str, subtasks: Optional[List[str]], failures: int, minimum: float) -> int:
+    """Scores a data set's references with the task checks; 1 when they pass less than ``minimum`` % of all checks."""
+    from .checks.references import check_references, overall, render
+
+    require_data_dir(data_dir)
+    checked = check_references(data_dir, subtasks)
+    print(render(checked, show_failures=failures))
+    passed, total = overall(checked)
+    if total and 100.0 * passed / total < minimum:
+        print(f'error: the references pass {100.0 * passed / total:.2f} % of all checks, below --min {minimum:g} %: '
+              'each failing reference is a data defect or a wrong check (docs/checks.md)', file=sys.stderr)
+        return 1
+    return 0
+
+
 def _manifest(data_dir: str, version: Optional[str], name: Optional[str]) -> int:
     """Validates a data directory and rewrites its manifest (nothing is written when anything is wrong)."""
     manifest = write_manifest(data_dir, version=version, name=name)
     print(f'wrote {os.path.join(data_dir, "MANIFEST.json")} ({len(manifest["files"])} files, '
           f'{manifest["name"]} version {manifest["version"]})')
     return 0
+
+
+def _non_negative(text: str) -> int:
+    """argparse type: an integer >= 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f'expected an integer >= 0, got {text!r}') from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f'expected an integer >= 0, got {value}')
+    return value
 
 
 def _seed(text: str) -> int:
@@ -180,6 +209,15 @@ def main(argv: Optional[List[str]] = None) -> int:
                    help='0-based position in the subtask file (ids are 1-based: position 0 is <subtask>-001 in the '
                         'bundled data); default 0')
     p.add_argument('--data-dir', default=None)
+    p = sub.add_parser('checks', help='run the task checks on the references as replies: pass rate per subtask '
+                                      'and check, with the failing ids')
+    p.add_argument('data_dir', nargs='?', default=None)
+    p.add_argument('--subtask', action='append', choices=list(SUBTASKS), default=None,
+                   help='only this subtask (repeatable; default: every subtask)')
+    p.add_argument('--failures', type=_non_negative, default=5, metavar='N',
+                   help='failing ids listed per check (default 5; 0 lists none)')
+    p.add_argument('--min', type=float, default=97.0, dest='minimum', metavar='P',
+                   help='exit 1 when the references pass less than P %% of all checks (default 97)')
     p = sub.add_parser('plan', help="print the inference tasks the config's partitioner makes (dry, no runs)")
     p.add_argument('config', help='an OpenCompass eval config, e.g. configs/eval/h2htalk_slurm.py')
     p.add_argument('--gpus', type=int, default=None,
@@ -254,6 +292,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                   f'{len(report["human_scores"])} human scores in all, from {len(report["merges"])} file(s)\n'
                   f'{report["markdown"]}')
             return 0
+        if args.command == 'checks':
+            return _checks(args.data_dir or default_data_dir(), args.subtask, args.failures, args.minimum)
         if args.command == 'plan':
             return _plan(args.config, args.gpus)
         if args.command == 'show':

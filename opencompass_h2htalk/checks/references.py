@@ -7,7 +7,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from ..data.loader import _load
 from ..data.personas import Persona
 from ..data.prompts import system_prompt, user_prompt
-from ..data.schema import Scenario
+from ..data.schema import SUBTASKS as DATA_ORDER, Scenario
 from .base import CheckResult, Context
 from .registry import SUBTASKS, run_checks
 
@@ -53,7 +53,7 @@ def check_references(data_dir: Optional[str] = None, subtasks: Optional[Sequence
                      verify: bool = True) -> List[SubtaskChecks]:
     """Scores every reference of ``data_dir`` (default: the bundled data) as if it were a model's reply."""
     out = []
-    for subtask in subtasks or SUBTASKS:
+    for subtask in subtasks or [s for s in DATA_ORDER if s in SUBTASKS]:
         scenarios, personas = _load(subtask, data_dir, verify)
         checked = SubtaskChecks(subtask)
         for s in scenarios:
