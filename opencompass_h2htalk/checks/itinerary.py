@@ -20,6 +20,12 @@ shall may might must not no yes so very just also still again some any all each 
 today tonight morning afternoon evening night noon time while when where what who which how user users'''.split())
 
 
+#: Chinese bigrams that carry no content (function words, pronouns): a reply does not use a memory by saying 什么.
+_FUNCTION_BIGRAMS = frozenset('''什么 怎么 这么 那么 可以 一个 一下 一些 我们 你们 他们 她们 自己 就是 还是 但是 因为 所以
+没有 不是 已经 现在 时候 这个 那个 有点 觉得 如果 虽然 或者 而且 然后 用户 么想 我在 在呢 你这 我也 也很 都可 以跟 跟我 我说
+的都 想说 说的 说我'''.split())
+
+
 def _fmt(minutes: int) -> str:
     return f'{minutes // 60:02d}:{minutes % 60:02d}'
 
@@ -29,7 +35,7 @@ def units(text: str, language: str) -> Set[str]:
     if language == 'en':
         words = _EN_WORD.findall((text or '').lower())
         return {w[:T.EN_STEM_LETTERS] for w in words if w not in _EN_STOP and len(w) > 2}
-    return {g for g in char_ngrams(text, 2) if len(g) == 2}
+    return {g for g in char_ngrams(text, 2) if len(g) == 2 and g not in _FUNCTION_BIGRAMS}
 
 
 def shared_units(phrase: str, text: str, language: str) -> List[str]:

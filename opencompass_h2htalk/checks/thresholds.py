@@ -72,3 +72,13 @@ ADVANCED_STEPS = (3, 5)
 BASIC_MEMORY_MIN_SHARED = 1
 #: Clock hours (HH:MM) per part of the day, [start, end): for 「覆盖上午、下午和晚上」.
 BASIC_HOUR_PARTS = {'morning': (5, 12), 'afternoon': (12, 18), 'evening': (18, 24)}
+
+# ---------------------------------------------------------------- current activity (activity.py)
+#: The schedule entry the current activity belongs to is the one it covers best, when it covers at least this share
+#: of the entry's bigrams or content characters (the audit's rule: 在食堂吃番茄牛腩饭 belongs to 在食堂吃午饭).
+ACTIVITY_ENTRY_MIN_COVER = 1 / 3
+#: A reply claims another schedule entry when it shares this many bigrams (stems) with it and does not name the
+#: current activity.
+ACTIVITY_OTHER_MIN_SHARED = 2
+#: 「结合关于用户的记忆」: a memory is used when the reply shares this many bigrams (stems) with it.
+ACTIVITY_MEMORY_MIN_SHARED = 1
