@@ -47,10 +47,12 @@ def current_entry(ctx: Context) -> Optional[int]:
     entries = schedule_entries(ctx.inputs)
     if not isinstance(current, str) or not entries:
         return None
-    scores = [max(cover(a, current, ctx.language), char_share(a, current) if ctx.language != 'en' else 0.0)
-              for _, a in entries]
+    # Shared bigrams rank first (在食堂吃午饭 over 去食堂吃早饭 for 在食堂吃番茄牛腩饭); characters break ties and
+    # find paraphrases (挤奶 in 挤牛奶).
+    zh = ctx.language != 'en'
+    scores = [(cover(a, current, ctx.language), char_share(a, current) if zh else 0.0) for _, a in entries]
     best = max(range(len(entries)), key=lambda k: scores[k])
-    return best if scores[best] >= T.ACTIVITY_ENTRY_MIN_COVER else None
+    return best if max(scores[best]) >= T.ACTIVITY_ENTRY_MIN_COVER else None
 
 
 def check_current_activity(reply: str, ctx: Context) -> CheckResult:
