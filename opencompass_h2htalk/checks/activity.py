@@ -6,7 +6,7 @@ from typing import List, Optional, Tuple
 
 from . import thresholds as T
 from .base import CheckResult, Context, fail, not_applicable, ok, without_actions
-from .itinerary import _strings, best_match, char_share, cover, named, schedule_entries
+from .itinerary import input_strings, best_match, char_share, cover, named, schedule_entries
 
 #: Subtasks whose instruction asks the reply to say what the companion is doing now: dialogue_schedule
 #: (「自然地带上你此刻的活动」) and itinerary_initialize (「主动告诉用户你此刻在做什么」). itinerary_feedback only asks
@@ -95,7 +95,7 @@ def check_current_activity(reply: str, ctx: Context) -> CheckResult:
 
 def check_uses_memory(reply: str, ctx: Context) -> CheckResult:
     """itinerary_initialize: 「结合关于用户的记忆」 — the reply shares content with at least one memory."""
-    memories = _strings(ctx.inputs.get('memories'))
+    memories = input_strings(ctx.inputs.get('memories'))
     if not memories:
         return not_applicable('uses_memory', 'no memories given')
     k, shared = best_match(memories, reply, ctx.language)

@@ -80,11 +80,12 @@ def best_match(phrases: Sequence[str], text: str, language: str) -> Tuple[int, L
     return best, evidence
 
 
-def _strings(value: Any) -> List[str]:
+def input_strings(value: Any) -> List[str]:
+    """Every non-blank string of an input value (a list of hobbies or memories, or one string)."""
     if isinstance(value, str):
         return [value] if value.strip() else []
     if isinstance(value, (list, tuple)):
-        return [s for v in value for s in _strings(v)]
+        return [s for v in value for s in input_strings(v)]
     return []
 
 
@@ -444,7 +445,7 @@ def basic_checks(reply: str, ctx: Context) -> List[CheckResult]:
     out.append((ok if opens else fail)('opens_today', f'{"opens" if opens else "does not open"} with {want}: '
                                                       f'{reply[:12]!r}'))
 
-    hobbies = _strings(ctx.inputs.get('hobbies'))
+    hobbies = input_strings(ctx.inputs.get('hobbies'))
     if not hobbies:
         out.append(not_applicable('uses_hobby', 'no hobbies given'))
     else:
@@ -452,7 +453,7 @@ def basic_checks(reply: str, ctx: Context) -> List[CheckResult]:
         out.append(ok('uses_hobby', f'uses {used[0]}') if used else
                    fail('uses_hobby', f'uses none of the hobbies {hobbies}'))
 
-    memories = _strings(ctx.inputs.get('memories'))
+    memories = input_strings(ctx.inputs.get('memories'))
     if not memories:
         out.append(not_applicable('uses_memory', 'no memories given'))
     else:
