@@ -224,8 +224,8 @@ def check_no_echo(reply: str, ctx: Context) -> CheckResult:
 
 #: What a companion breaking its role calls itself (程序 not 程序员; bare 机器人 is banter: 「我又不是机器人」
 #: 「我就是个莫得感情的打工机器人」 are in role).
-_AI_NOUN_ZH = (r'(?:(?<![A-Za-z])(?:AI|ai|Ai)(?![A-Za-z])|人工智能|人工智慧|语言模型|大模型|对话模型|聊天机器人|AI机器人|智能助手|智能助理|AI助手|AI助理|'
-               r'虚拟助手|数字助手|聊天程序|程序(?![员猿序])|机器学习模型)')
+_AI_NOUN_ZH = (r'(?:(?<![A-Za-z])(?:AI|ai|Ai)(?![A-Za-z])|人工智能|人工智慧|语言模型|大模型|对话模型|聊天机器人|'
+               r'智能助手|智能助理|虚拟助手|数字助手|聊天程序|程序(?![员猿序])|机器学习模型)')
 #: Between 我是 and the noun only modifiers: a verb there makes the noun something else (「我是听AI说的」).
 _GAP_ZH = r'[^，。！？；,.!?;\n不没非别在从听用看说问和跟把被让给对向找查做拿学帮]{0,8}?'
 #: 「我是/作为/身为 … AI」 with nothing negating between (「我不是机器人」 keeps the role: it is a human claim).
@@ -248,8 +248,8 @@ _SELF_AI_EN = re.compile(
 #: give; 「我用百度查了一下」): naming one as what the companion is or who made it is (「我是通义千问」「由OpenAI
 #: 开发」). Case matters for the Latin names that are also ordinary words or names (Ernie, Bard, Gemini, Claude).
 _MODELS = (r'(?:ChatGPT|chatgpt|GPT-?[345](?:\.\d)?o?|OpenAI|openai|Anthropic|通义千问|通义|千问|Qwen|qwen|文心一言|'
-           r'文心|ERNIE|ChatGLM|GLM|智谱清言|智谱|DeepSeek|deepseek|深度求索|讯飞星火|星火|SmolLM|Hugging ?Face|'
-           r'月之暗面|混元|InternLM|书生|百川|零一万物|LLaMA|Llama|Mistral|Claude|Gemini|Bard|Copilot|豆包|Kimi|元宝|'
+           r'文心|ERNIE|ChatGLM|GLM|智谱清言|智谱|DeepSeek|deepseek|深度求索|讯飞星火|SmolLM|Hugging ?Face|'
+           r'月之暗面|混元|InternLM|书生浦语|百川智能|零一万物|LLaMA|Llama|Mistral|Claude|Gemini|Bard|Copilot|豆包|Kimi|'
            r'Google|谷歌|Meta|微软|Microsoft|百度|阿里巴巴|阿里云|阿里|腾讯|字节跳动|字节|华为|科大讯飞|讯飞)')
 _SELF_MAKER = re.compile(
     r'(?:我(?:是|叫|乃)|作为|身为|本人是)' + _MODELS + r'(?![\u4e00-\u9fff])|'
@@ -260,7 +260,7 @@ _SELF_MAKER = re.compile(
     r'\b[Bb]ased on ' + _MODELS + r'\b')
 #: Before a self-description, a question or another's belief makes it role-play banter, not a role break:
 #: 「你以为我是AI吗」「难道我是机器人」「谁说我是AI」.
-_NOT_CLAIM = re.compile(r'(?:以为|你觉得|你当|当成|难道|谁说|怎么可能|怀疑|you think|think)'
+_NOT_CLAIM = re.compile(r'(?:以为|你觉得|你当|当成|难道|谁说|怎么可能|怀疑|you think|who says)'
                         r'[^，。！？；：,.!?;:\n]{0,3}$', re.I)
 _QUESTION_AFTER = re.compile(r'^[^，。！？；,.!?\n]{0,6}?(?:吗|？|\?)')
 
@@ -299,6 +299,3 @@ def common_checks(reply: str, ctx: Context) -> List[CheckResult]:
     return [check_not_empty(reply, ctx), check_language(reply, ctx), check_no_echo(reply, ctx),
             check_in_role(reply, ctx)]
 
-
-__all__: Sequence[str] = ('COMMON_NAMES', 'common_checks', 'check_not_empty', 'check_language', 'check_no_echo',
-                          'check_in_role', 'echo_source', 'TRADITIONAL_ONLY')
