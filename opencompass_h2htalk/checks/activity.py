@@ -2,6 +2,7 @@
 itinerary_initialize (pure)."""
 from __future__ import annotations
 
+import re
 from typing import List, Optional, Tuple
 
 from . import thresholds as T
@@ -93,6 +94,42 @@ def check_current_activity(reply: str, ctx: Context) -> CheckResult:
     return ok(name, 'claims no other schedule entry')
 
 
+#: A first-person statement of what the companion is doing (zh 「我正在浇花」「我这会儿在熬汤」, en "I'm watering the
+#: plants"); group 1 is the activity.
+_CLAIM_ZH = re.compile(r'我(?:现在|这会儿|此刻|刚刚?|正好)?(?:正在|正|在)([^，。！？,.!?；;、…～~（）()]{2,12})')
+_CLAIM_EN = re.compile(r"\bI(?:'m| am)(?: just| now| still)? ([a-z]+ing\b(?: [a-z]+){0,4})", re.IGNORECASE)
+#: What follows 我在 without being an activity: 「我在呢」「我在这儿」「我在想」「我在听」「我在家」「我在你身边」.
+_NOT_ACTIVITY = re.compile(r'^(?:呢|呀|啊|哦|这|那|家|想|听|等|你|旁边|身边|陪)')
+
+
+def claimed_activity(reply: str, language: str) -> Optional[str]:
+    """The first activity the reply says the companion is doing now, or None."""
+    text = without_actions(reply)
+    if language == 'en':
+        m = _CLAIM_EN.search(text)
+        return m.group(1) if m else None
+    for m in _CLAIM_ZH.finditer(text):
+        if not _NOT_ACTIVITY.match(m.group(1)):
+            return m.group(1)
+    return None
+
+
+def check_claimed_activity(reply: str, ctx: Context) -> CheckResult:
+    """itinerary_feedback: an activity the reply says the companion is doing now is the current one
+    (「你此刻正在做某件事」「不要添加和当前活动无关的新事件」). Its inputs hold no schedule, so there is no other entry to
+    compare with: a reply that states no activity has nothing to check (not applicable)."""
+    name = 'current_activity'
+    current = ctx.inputs.get('current_activity')
+    if not isinstance(current, str) or not current.strip():
+        return not_applicable(name, 'no current activity given')
+    claim = claimed_activity(reply, ctx.language)
+    if claim is None:
+        return not_applicable(name, 'states no activity of its own')
+    if activity_named(current, claim, ctx.language):
+        return ok(name, f'says it is doing {claim!r}: the current activity {current!r}')
+    return fail(name, f'says it is doing {claim!r}, not the current activity {current!r}')
+
+
 def check_uses_memory(reply: str, ctx: Context) -> CheckResult:
     """itinerary_initialize: 「结合关于用户的记忆」 — the reply shares content with at least one memory."""
     memories = input_strings(ctx.inputs.get('memories'))
@@ -108,10 +145,14 @@ def _schedule(reply: str, ctx: Context) -> List[CheckResult]:
     return [check_current_activity(reply, ctx)]
 
 
+def _feedback(reply: str, ctx: Context) -> List[CheckResult]:
+    return [check_claimed_activity(reply, ctx)]
+
+
 def _initialize(reply: str, ctx: Context) -> List[CheckResult]:
     return [check_current_activity(reply, ctx), check_uses_memory(reply, ctx)]
 
 
 CHECKS = {'dialogue_schedule': (('current_activity',), _schedule),
-          'itinerary_feedback': (('current_activity',), _schedule),
+          'itinerary_feedback': (('current_activity',), _feedback),
           'itinerary_initialize': (('current_activity', 'uses_memory'), _initialize)}

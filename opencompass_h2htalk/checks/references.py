@@ -28,15 +28,13 @@ class SubtaskChecks:
     items: List[Tuple[str, List[CheckResult]]] = field(default_factory=list)
 
     def rates(self) -> Dict[str, Tuple[int, int]]:
-        """``{check: (passed, applicable)}`` with ``'all'`` first."""
+        """``{check: (passed, applicable)}`` with ``'all'`` first; a check that applies to no item has ``(0, 0)``."""
         out: Dict[str, Tuple[int, int]] = {'all': (sum(all(r.passed is not False for r in rs)
                                                            for _, rs in self.items), len(self.items))}
         for _, results in self.items:
             for r in results:
-                if r.passed is None:
-                    continue
                 p, n = out.get(r.name, (0, 0))
-                out[r.name] = (p + bool(r.passed), n + 1)
+                out[r.name] = (p, n) if r.passed is None else (p + bool(r.passed), n + 1)
         return out
 
     def failures(self) -> Dict[str, List[Tuple[str, str]]]:
@@ -81,7 +79,8 @@ def render(checked: Sequence[SubtaskChecks], show_failures: int = 5) -> str:
         p, n = rates.pop('all')
         lines.append(f'{sub.subtask}: {n} references, {100.0 * p / n:.1f} % pass every check')
         for name, (a, b) in rates.items():
-            lines.append(f'  {name:<22} {100.0 * a / b:6.1f} %  ({a}/{b})')
+            lines.append(f'  {name:<22} {100.0 * a / b:6.1f} %  ({a}/{b})' if b else
+                         f'  {name:<22}      -    (applies to no reference)')
         if show_failures:
             for name, fails in sub.failures().items():
                 shown = '; '.join(f'{i}: {r}' for i, r in fails[:show_failures])

@@ -75,3 +75,18 @@ def test_english_activity_and_memory():
     assert check_current_activity(good, ctx).passed is True and check_uses_memory(good, ctx).passed is True
     bad = 'Hi Amy, how are you doing today?'
     assert check_current_activity(bad, ctx).passed is False and check_uses_memory(bad, ctx).passed is False
+
+
+def _feedback(reply, activity='在院子里给麦麦梳毛', language='zh'):
+    from opencompass_h2htalk.checks import Context, run_checks
+    ctx = Context('itinerary_feedback', {'current_activity': activity, 'user_feedback': '梳完毛得掉一地吧'}, language)
+    return next(r for r in run_checks(reply, ctx) if r.name == 'current_activity')
+
+
+def test_feedback_claim_must_be_the_current_activity():
+    assert _feedback('我正在看书呢，你也来看看吧？').passed is False
+    assert _feedback('我正给麦麦梳毛呢，毛掉了一地！').passed is True
+    # 「我在呢」 is presence, not an activity; a reply that states none has nothing to check.
+    assert _feedback('我在呢，毛确实掉了一地。').passed is None
+    assert _feedback("I'm reading a novel, want to join?", 'brushing the dog in the yard', 'en').passed is False
+    assert _feedback("I'm brushing the dog, fur everywhere!", 'brushing the dog in the yard', 'en').passed is True
