@@ -1,6 +1,6 @@
 """Task checks on the bundled data: do they separate the references from degenerate replies, and how fast are they?
 
-    python bench/bench_checks.py [--data DIR] [--subtasks a,b] [--no-retrieval]
+    python bench/bench_checks.py [--data DIR] [--subtasks a,b] [--items N] [--no-retrieval]
 
 For every subtask, four responders answer every scenario and the task checks score them:
 
@@ -10,6 +10,7 @@ For every subtask, four responders answer every scenario and the task checks sco
 * ``constant``: one fixed caring sentence, 「我在呢，听你这么说我也很心疼。慢慢来，有什么想说的都可以跟我说。」;
 * ``retrieval``: the CPU retrieval baseline (the reference of the most similar other scenario).
 
+``--items N`` checks the first N scenarios of each subtask only (the sample of a run with ``H2HTALK_ITEMS=N``).
 Prints, per subtask, the share of replies passing every check and the share of all checks passed, for each
 responder, and the margin between the references and the best degenerate responder; then the checks' speed.
 Measured numbers are in docs/checks.md.
@@ -27,7 +28,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from opencompass_h2htalk.checks import SUBTASKS as CHECKED, all_passed, run_checks  # noqa: E402
 from opencompass_h2htalk.checks.references import context_for  # noqa: E402
 from opencompass_h2htalk.data.loader import _load  # noqa: E402
-from opencompass_h2htalk.data.prompts import user_prompt  # noqa: E402
+from opencompass_h2htalk.data.prompts import system_prompt, user_prompt  # noqa: E402
 from opencompass_h2htalk.data.schema import SUBTASKS, Scenario  # noqa: E402
 
 CONSTANT = '我在呢，听你这么说我也很心疼。慢慢来，有什么想说的都可以跟我说。'
@@ -58,26 +59,27 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--data', default=None, help='data directory (default: the bundled H2HTalk-Open data)')
     parser.add_argument('--subtasks', default='', help='comma-separated subset (default: every subtask)')
+    parser.add_argument('--items', type=int, default=None, help='the first N scenarios of each subtask only')
     parser.add_argument('--no-retrieval', action='store_true', help='skip the retrieval baseline (slow to index)')
     args = parser.parse_args()
     subtasks = [s for s in (args.subtasks.split(',') if args.subtasks else SUBTASKS) if s in CHECKED]
     responders: Dict[str, Callable[[Scenario], str]] = {'reference': lambda s: s.reference, 'parrot': parrot,
                                                         'constant': lambda s: CONSTANT}
+    personas: dict = {}
     if not args.no_retrieval:
         from opencompass_h2htalk.baselines.retrieval import RetrievalBaseline
-        from opencompass_h2htalk.checks.references import context_for as _ctx  # noqa: F401
         baseline = RetrievalBaseline(args.data, subtasks)
         responders['retrieval'] = lambda s: baseline.respond(
-            _ctx(s, _personas[s.persona]).system_prompt, user_prompt(s.subtask, s.inputs, s.language))
+            system_prompt(personas[s.persona], s.subtask, s.language), user_prompt(s.subtask, s.inputs, s.language))
     names = list(responders)
-    print('| subtask | n | ' + ' | '.join(f'{n}: every / all %' for n in names) + ' | margin (every) |')
+    print('| subtask | n | ' + ' | '.join(f'{n}: every / all %' for n in names) + ' | margin (every, vs parrot/constant) |')
     print('|---|---|' + '---|' * (len(names) + 1))
     checked_items = 0
     seconds = 0.0
     for subtask in subtasks:
-        scenarios, personas = _load(subtask, args.data, True)
-        global _personas
-        _personas = personas
+        scenarios, loaded = _load(subtask, args.data, True)
+        scenarios = scenarios[:args.items] if args.items else scenarios
+        personas.update(loaded)
         cells, every = [], {}
         for name in names:
             replies = [responders[name](s) for s in scenarios]
@@ -88,14 +90,12 @@ def main() -> int:
                 checked_items += len(scenarios)
             every[name] = e
             cells.append(f'{e:.1f} / {a:.1f}')
-        margin = every['reference'] - max(v for k, v in every.items() if k != 'reference')
+        margin = every['reference'] - max(every['parrot'], every['constant'])
         print(f'| {subtask} | {len(scenarios)} | ' + ' | '.join(cells) + f' | {margin:+.1f} |')
     print(f'\nspeed: {checked_items} references checked in {seconds:.2f} s '
           f'({checked_items / seconds:.0f} replies/s, one process)')
     return 0
 
-
-_personas: dict = {}
 
 if __name__ == '__main__':
     sys.exit(main())
