@@ -113,7 +113,7 @@ def units(text: str, language: str) -> Set[str]:
     grams = set()
     for piece in body.split('|'):
         grams |= _word_bigrams(piece)
-    return kinds | {g for g in grams if g not in T.GENERIC_BIGRAMS and not set(g) & T.FUNCTION_CHARS}
+    return kinds | {g for g in grams if g not in T.MEMORY_GENERIC_BIGRAMS and not set(g) & T.MEMORY_FUNCTION_CHARS}
 
 
 def _word_bigrams(text: str) -> Set[str]:

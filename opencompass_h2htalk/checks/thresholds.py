@@ -89,9 +89,9 @@ REFINE_MIN_KEPT = 0.3
 INIT_MIN_MEMORY_UNITS = 1
 #: Characters that make a character bigram a grammatical one (的老, 了半, 消了), not content: a memory's units skip
 #: bigrams holding any of them.
-FUNCTION_CHARS = frozenset('的了着过是在和与跟也都就还把被吗呢吧啊呀么哦啦我你您他她它们这那个有没不很太又才刚只再更已要会能想去来说')
+MEMORY_FUNCTION_CHARS = frozenset('的了着过是在和与跟也都就还把被吗呢吧啊呀么哦啦我你您他她它们这那个有没不很太又才刚只再更已要会能想去来说')
 #: Bigrams that name no fact of a memory (time and quantity words every message uses).
-GENERIC_BIGRAMS = frozenset('''最近 今年 几天 开始 一直 家里 下周 个月 哪儿 在哪 怎么 一回 时候 今天 现在 每天 天天 一下 这周 上次
+MEMORY_GENERIC_BIGRAMS = frozenset('''最近 今年 几天 开始 一直 家里 下周 个月 哪儿 在哪 怎么 一回 时候 今天 现在 每天 天天 一下 这周 上次
 有点 自己 还是 打算 喜欢 觉得 准备 总是 经常 一起 一点 时间 一样 以后 之前 已经 可以 怎样 多少 什么 一天 一次 几个'''.split())
 #: 「不编造记忆里没有的事实」/「不添加记忆里没有的信息」: kinship and relationship words, grouped by the relation they
 #: name; a reply that names a relation none of whose words is in the inputs (or the persona) invents a person.
