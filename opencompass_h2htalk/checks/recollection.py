@@ -210,7 +210,8 @@ def check_memory_format(reply: str, ctx: Context) -> CheckResult:
     errors = []
     for i, line in enumerate(lines, start=1):
         if normalize(nothing).lower() in normalize(line).lower():
-            errors.append(f'line {i} says {nothing!r} beside other lines (the instruction says to output only it)')
+            errors.append(f'line {i} says {nothing!r} beside other lines (the instruction says to output only it)'
+                          if len(lines) > 1 else f'{_clip(line)!r} is not exactly {nothing!r}')
             continue
         err = _line_error(line, language)
         if err:
