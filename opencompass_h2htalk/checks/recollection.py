@@ -113,17 +113,20 @@ def units(text: str, language: str) -> Set[str]:
     grams = set()
     for piece in body.split('|'):
         grams |= _word_bigrams(piece)
-    return kinds | {g for g in grams if g not in T.MEMORY_GENERIC_BIGRAMS and not set(g) & T.MEMORY_FUNCTION_CHARS}
+    return kinds | {g for g in grams if g not in T.MEMORY_GENERIC_BIGRAMS}
 
 
 def _word_bigrams(text: str) -> Set[str]:
-    """Character bigrams inside jieba's words, and across a boundary with a one-character word (jieba cuts 花呗 and
-    老蔡 into characters, 每周四 into 每周|四); never across two longer words (小区|打篮球 gives no 区打)."""
+    """Content bigrams of ``text``: character bigrams inside jieba's words unless both characters are function
+    characters (没有, 我们), and across a boundary with a one-character word when neither is one (jieba cuts 花呗 and
+    老蔡 into characters, 每周四 into 每周|四); never across two longer words (小区|打篮球 gives no 区打). So 啦啦队
+    keeps 啦队 while 推着 (推|着) gives nothing."""
+    function = T.MEMORY_FUNCTION_CHARS
     tokens = _jieba().lcut(text) if text else []
     out = set()
     for a, b in zip([''] + tokens, tokens):
-        out |= {b[i:i + 2] for i in range(len(b) - 1)}
-        if a and (len(a) == 1 or len(b) == 1):
+        out |= {g for g in (b[i:i + 2] for i in range(len(b) - 1)) if not set(g) <= function}
+        if a and (len(a) == 1 or len(b) == 1) and not {a[-1], b[0]} & function:
             out.add(a[-1] + b[0])
     return out
 

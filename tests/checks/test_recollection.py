@@ -10,7 +10,7 @@ from opencompass_h2htalk.checks.base import Context
 from opencompass_h2htalk.checks.recollection import (
     CHECKS, check_addresses_user, check_ends_with_question, check_first_person, check_keeps_memory,
     check_memory_format, check_memory_grounded, check_no_new_facts_initialize, check_no_new_facts_refine,
-    check_one_line, check_refers_to_memory)
+    check_one_line, check_refers_to_memory, units)
 from opencompass_h2htalk.data.prompts import INSTRUCTIONS_EN, INSTRUCTIONS_ZH
 
 CONSTANT = '我在呢，听你这么说我也很心疼。慢慢来，有什么想说的都可以跟我说。'
@@ -37,6 +37,14 @@ def test_every_subtask_returns_its_declared_names():
             'recollection_initialize': Context('recollection_initialize', {'memories': ['用户养猫']})}
     for subtask, (names, fn) in CHECKS.items():
         assert [r.name for r in fn('我养了只猫。', ctxs[subtask])] == list(names)
+
+
+def test_units_are_content_bigrams_and_relations_in_either_voice():
+    assert units('用户没选上学校的啦啦队', 'zh') >= {'啦队', '学校'}  # 啦 is a particle, but not inside 啦啦队
+    assert '区打' not in units('用户一个人在小区打篮球', 'zh')  # never across two longer words
+    assert '花呗' in units('用户每月要还花呗', 'zh')  # jieba cuts 花|呗
+    assert units('用户的丈夫在外地上班', 'zh') == units('我老公在外地上班呢。', 'zh')
+    assert units('User works at City Hospital', 'en') == {'work', 'city', 'hospital'}
 
 
 # ------------------------------------------------------------------ recollection_synthesize
