@@ -107,6 +107,97 @@ HARM_THOUGHT_ACTION = 'encourage_help'
 
 
 # ---------------------------------------------------------------- recollection (recollection.py)
+#: recollection_synthesize: 「类别从“姓名、年龄、…、其他”中选一个」 / "the category is one of ...". Copied from the
+#: instruction (a test compares them with ``data/prompts.py``).
+SYNTH_CATEGORIES: Dict[str, Tuple[str, ...]] = {
+    'zh': ('姓名', '年龄', '所在地', '生日', '性格', '职业', '学业', '工作', '健康', '睡眠', '情绪', '饮食', '爱好', '娱乐',
+           '旅行', '亲友', '恋爱', '宠物', '计划', '其他'),
+    'en': ('name', 'age', 'location', 'birthday', 'personality', 'occupation', 'studies', 'work', 'health', 'sleep',
+           'mood', 'diet', 'hobbies', 'entertainment', 'travel', 'family and friends', 'romance', 'pets', 'plans',
+           'other'),
+}
+#: 「时效写“短期”…、“中期”…或“长期”」 / 'the duration is "short-term", "medium-term" or "long-term"'.
+SYNTH_DURATIONS: Dict[str, Tuple[str, ...]] = {
+    'zh': ('短期', '中期', '长期'), 'en': ('short-term', 'medium-term', 'long-term')}
+#: The separator of 「格式为“类别｜内容｜时效”」 (full-width ｜) / '"category | content | duration"' (ASCII |).
+#: Strict on purpose: the line is a record a memory store splits on this character, and the instruction writes it;
+#: a Chinese line split by ASCII '|' fails the format with a reason that names the separator.
+SYNTH_SEPARATOR: Dict[str, str] = {'zh': '｜', 'en': '|'}
+#: 「如果没有值得记住的信息，只输出“无可记录的信息”」 / 'output only "Nothing to remember"' (a trailing full stop is
+#: tolerated; English is compared case-insensitively).
+SYNTH_NOTHING: Dict[str, str] = {'zh': '无可记录的信息', 'en': 'Nothing to remember'}
+#: 「内容以“用户”开头」 / 'the content starts with "User"' (English compared case-insensitively).
+SYNTH_CONTENT_PREFIX: Dict[str, str] = {'zh': '用户', 'en': 'user'}
+#: 「不超过20个字」 / "at most 12 words": the content cell, counted like the length check (characters but whitespace /
+#: words).
+SYNTH_CONTENT_MAX: Dict[str, int] = {'zh': 20, 'en': 12}
+#: 「只记录用户亲口说出的信息，不做推测」: a memory line is grounded when at least this share of its fact words (nouns,
+#: numbers, time words; English: content words) occurs in the user's turns, a word the user half-said counting
+#: half. The audit's SYNTH_MIN_SUPPORT idea and value: half tolerates the paraphrase a 20-character line needs
+#: (「睡不好…快一个月了」 -> 「近一个月睡不好」); a line whose key words the user never said (an inference, or a fact the
+#: companion said) falls below it.
+SYNTH_MIN_SUPPORT = 0.5
+#: 「只记录用户亲口说出的信息，不做推测」: degree words a memory line may use only where the user used them (the audit's
+#: list): 「用户最爱吃…」 from 「我爱吃…」 is an inference.
+SYNTH_DEGREE_WORDS = ('最', '从不', '从来', '总是', '每天', '每次', '一直', '经常')
+#: recollection_refine 「保持原意」: the rewrite keeps at least this share of the memory's units (content bigrams and
+#: the relatives it names, see ``recollection.units``). Calibrated on the 400 references: every reference keeps 30 %
+#: or more (4 keep less than 40 %, 10 less than 50 %: a light, cute rewrite swaps words, 「相恋三年」 -> 「谈了三年」),
+#: while the reference of a random other item keeps 30 % in 0-2 of 400.
+REFINE_MIN_KEPT = 0.3
+#: recollection_initialize 「从下面的一条记忆自然切入」: the message shares at least this many units with one memory. One:
+#: an opener picks a single detail (「签证材料补好了吗」 from 「用户去新西兰的签证被拒了」). 345 of 350 references share
+#: one; the reference of a random other item shares one in 5-7 % (openers share topics: 面试, 加班).
+INIT_MIN_MEMORY_UNITS = 1
+#: Function characters: a memory's units skip a bigram across two words that holds one (的老, 了半, 消了) and a bigram
+#: inside a word made of them only (没有, 我们); 啦啦队 still gives 啦队.
+MEMORY_FUNCTION_CHARS = frozenset('的了着过是在和与跟也都就还把被吗呢吧啊呀么哦啦我你您他她它们这那个有没不很太又才刚只再更已要会能想去来说')
+#: Bigrams that name no fact of a memory (time and quantity words every message uses).
+MEMORY_GENERIC_BIGRAMS = frozenset('''最近 今年 几天 开始 一直 家里 下周 个月 哪儿 在哪 怎么 一回 时候 今天 现在 每天 天天 一下 这周 上次
+有点 自己 还是 打算 喜欢 觉得 准备 总是 经常 一起 一点 时间 一样 以后 之前 已经 可以 怎样 多少 什么 一天 一次 几个'''.split())
+#: 「不编造记忆里没有的事实」/「不添加记忆里没有的信息」: kinship and relationship words, grouped by the relation they
+#: name; a reply that names a relation none of whose words is in the inputs (or the persona) invents a person.
+#: Forms that also address the user (亲, 叔叔/阿姨 as a polite address) are left out on purpose; 宝宝 is a baby in this
+#: data (「宝宝三个月了」), not a pet name for the user.
+RELATIONS: Dict[str, Tuple[str, ...]] = {
+    # 嫂子 is also how a companion calls a friend's wife (「嫂子看到向日葵」 for 「我老婆」).
+    'partner': ('老公', '老婆', '丈夫', '妻子', '媳妇', '爱人', '对象', '男朋友', '女朋友', '男友', '女友', '未婚夫', '未婚妻',
+                '嫂子'),
+    'parents': ('爸妈', '父母', '爸爸', '妈妈', '父亲', '母亲', '老爸', '老妈') + tuple(p + k for p in '我你他她' for k in '爸妈'),
+    'siblings': ('哥哥', '姐姐', '弟弟', '妹妹', '姐夫', '妹夫', '弟媳', '兄弟姐妹') + tuple(p + k for p in '我你他她'
+                                                                                   for k in '哥姐弟妹'),
+    'grandparents': ('爷爷', '奶奶', '外公', '外婆', '姥姥', '姥爷'),
+    # 娃 alone is left out: 「班上的娃们」 are a teacher's pupils.
+    'children': ('儿子', '女儿', '闺女', '孩子', '小孩', '宝宝', '我家娃', '你家娃'),
+    'grandchildren': ('孙子', '孙女', '外孙', '外孙女'),
+    'nephews': ('侄子', '侄女', '外甥', '外甥女'),
+    'in_laws': ('公公', '婆婆', '岳父', '岳母', '丈母娘', '老丈人'),
+    'relatives': ('舅舅', '舅妈', '姑姑', '姑父', '姨妈', '姨父', '表哥', '表姐', '表弟', '表妹', '堂哥', '堂姐', '堂弟', '堂妹'),
+    'roommates': ('室友', '舍友'), 'best_friend': ('闺蜜', '发小'),
+}
+#: Colleagues (同事, 老板) are left out: whoever has a job has them, and a message may ask about them (「有没有聊得来的
+#: 同事」) without inventing anyone.
+#: A relation the inputs name makes its counterpart known: the user with a grandchild is a grandparent (「当奶奶的人了」
+#: for 「用户的孙子…」) whose child is the grandchild's parent (and 「孩子」 may be the grandchild); with a child a parent;
+#: a niece or nephew has a parent among the user's siblings.
+RELATION_IMPLIES: Dict[str, Tuple[str, ...]] = {'grandchildren': ('grandparents', 'children'), 'children': ('parents',),
+                                                'nephews': ('siblings',)}
+RELATIONS_EN: Dict[str, Tuple[str, ...]] = {
+    'partner': ('husband', 'wife', 'boyfriend', 'girlfriend', 'partner', 'fiance', 'fiancee', 'spouse'),
+    'parents': ('mom', 'mum', 'mother', 'dad', 'father', 'parents', 'mommy', 'daddy'),
+    'siblings': ('brother', 'sister', 'siblings', 'sibling', 'brother-in-law', 'sister-in-law'),
+    'grandparents': ('grandma', 'grandmother', 'grandpa', 'grandfather', 'grandparents', 'granny'),
+    # "baby" is left out: it is also a pet name and a figure of speech ("baby steps").
+    'children': ('son', 'sons', 'daughter', 'daughters', 'kid', 'kids', 'children', 'child'),
+    'grandchildren': ('grandson', 'granddaughter', 'grandchild', 'grandchildren', 'grandkids'),
+    'nephews': ('nephew', 'niece'),
+    'relatives': ('uncle', 'aunt', 'auntie', 'cousin'),
+    'roommates': ('roommate', 'roommates', 'flatmate'),
+}
+#: 「最后用一个轻松的问题收尾」: the last sentence ends with ？/? or, before its closing mark, with one of these
+#: question particles (「吃了吗。」). 呢 and 吧 are left out: they end statements too (「我在呢」「一起去吧」).
+QUESTION_PARTICLES = ('吗', '么', '嘛')
+
 
 # ---------------------------------------------------------------- itinerary (itinerary.py)
 #: Matching a phrase (an overview clause, a hobby, a memory, an activity) in a reply: Chinese compares character
