@@ -80,6 +80,50 @@ def cell(entry: Optional[Mapping[str, Any]]) -> str:
     return f'{entry["rate"]:.2f} [{entry["ci_low"]:.2f}, {entry["ci_high"]:.2f}]'
 
 
+#: The row of "every applicable check passed" in per-item outcomes (the details' ``checks_all``).
+CHECKS_ALL = 'checks_all'
+
+
+def _values(value: Any) -> List[Any]:
+    """A detail's value per replica (OpenCompass stores each detail value as a list over replicas)."""
+    return value if isinstance(value, list) else [value]
+
+
+def item_outcomes(result: Mapping[str, Any], name: str = '<result>') -> Dict[str, Dict[str, float]]:
+    """``{'checks_all' | check name: {item id: 100.0 (pass) or 0.0 (fail)}}`` from a result's details, over the
+    items each check applies to (replicas averaged); ``{}`` for a result without checks.
+
+    Raises:
+        ValueError: naming ``name`` when an item with checks has no id, or an id repeats.
+    """
+    if checks_of(result)[0] is None:
+        return {}
+    details = result.get('details')
+    details = list(details.values()) if isinstance(details, dict) else details
+    out: Dict[str, Dict[str, float]] = {}
+    seen = set()
+    for k, detail in enumerate(details if isinstance(details, list) else []):
+        replicas = [c for c in _values(detail.get('checks')) if isinstance(c, dict)]
+        if not replicas:
+            continue
+        item = _values(detail.get('id'))[0]
+        if item is None:
+            raise ValueError(f'{name}: detail {k} has checks but no id')
+        item = str(item)
+        if item in seen:
+            raise ValueError(f'{name}: item {item!r} appears twice in details')
+        seen.add(item)
+        per_check: Dict[str, List[float]] = {CHECKS_ALL: [100.0 * all(c.get('pass') is not False
+                                                                      for c in r.values()) for r in replicas]}
+        for replica in replicas:
+            for check, entry in replica.items():
+                if isinstance(entry, dict) and entry.get('pass') is not None:
+                    per_check.setdefault(check, []).append(100.0 * bool(entry['pass']))
+        for check, values in per_check.items():
+            out.setdefault(check, {})[item] = sum(values) / len(values)
+    return out
+
+
 def check_rows(results: Mapping[str, Mapping[str, Mapping[str, Any]]], models: Sequence[str],
                datasets: Sequence[str]) -> List[Tuple[str, str]]:
     """``(dataset, check)`` rows, datasets in ``datasets`` order, checks in the order the results list them
@@ -173,5 +217,5 @@ def write_checks_csv(path: str, results: Mapping[str, Mapping[str, Mapping[str, 
                                  e.get('n', ''), e.get('n_pass', ''), checks_version(result), e.get('warning') or ''])
 
 
-__all__ = ['ALL', 'TITLE', 'VERSION_KEY', 'cell', 'check_rows', 'checks_of', 'checks_version', 'render_checks',
+__all__ = ['ALL', 'CHECKS_ALL', 'item_outcomes', 'TITLE', 'VERSION_KEY', 'cell', 'check_rows', 'checks_of', 'checks_version', 'render_checks',
            'render_version_conflict', 'version_conflict', 'write_checks_csv']
