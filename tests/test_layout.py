@@ -10,7 +10,7 @@ from .conftest import REPO
 
 PACKAGE = 'opencompass_h2htalk'
 #: Pure cores: importable without OpenCompass, so they run anywhere and have literal tests.
-PURE = ('audit', 'baselines', 'data', 'judges', 'localmodels', 'metrics', 'planning', 'postprocessors', 'runs',
+PURE = ('audit', 'baselines', 'checks', 'data', 'judges', 'localmodels', 'metrics', 'planning', 'postprocessors', 'runs',
         'sap', 'settings', 'stats')
 #: OpenCompass adapters: thin classes that configs name.
 ADAPTERS = ('datasets', 'evaluators', 'models', 'partitioners', 'summarizers')
