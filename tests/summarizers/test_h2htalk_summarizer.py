@@ -252,3 +252,22 @@ def test_task_checks_of_two_revisions_get_an_error_naming_them_and_u_stays(cfg, 
         assert 'Task checks (pass rate' not in text
     assert 'h2htalk_dialogue_base,d69018,score,gen,50.00,50.00' in files['.csv']   # the U table is still there
     assert not list((Path(cfg.work_dir) / 'summary').glob('checks_*.csv'))
+
+
+def test_checks_table_pure_rendering_of_missing_and_foreign_results():
+    from opencompass_h2htalk.runs.checks_table import cell, checks_of, render_checks
+
+    foreign = {'accuracy': 50.0}
+    old = {'score': 1.0, 'meta': [dict(META)]}
+    skipped = {'score': 1.0, 'meta': [dict(META, checks={'skipped': 'the dataset has no column inputs'})]}
+    broken = {'score': 1.0, 'meta': [dict(META, checks={'version': '1', 'error': 'ValueError: x'})]}
+    assert checks_of(foreign) == (None, 'no checks: not an H2HTalk result')
+    assert checks_of(skipped) == (None, 'no checks: the dataset has no column inputs')
+    assert checks_of(broken) == (None, 'the checks failed: ValueError: x')
+    assert 'evaluated before the task checks' in checks_of(old)[1]
+    # Only foreign results: no section at all; an H2HTalk result without checks: said, never a 0.
+    assert render_checks({'m': {'gsm8k': foreign}}, ['m'], ['gsm8k']) == ''
+    text = render_checks({'m': {'gsm8k': foreign, 'd': old}}, ['m'], ['gsm8k', 'd'])
+    assert text.startswith('Task checks: no result has them.') and '  - m × d: no checks in the result' in text
+    assert (cell(None), cell({'rate': None}), cell({'rate': 50.0, 'ci_low': None, 'ci_high': None}),
+            cell({'rate': 72.5, 'ci_low': 64.0, 'ci_high': 80.1})) == ('-', 'n/a', '50.00*', '72.50 [64.00, 80.10]')
