@@ -40,7 +40,7 @@ class H2HTalkSummarizer(DefaultSummarizer):
     weights (:mod:`.intervals`); they are also written to ``summary/intervals_<ts>.csv``. The table itself and
     its ``.csv`` keep DefaultSummarizer's shape; ``ci_low``/``ci_high`` keys are not table rows.
 
-    Under the intervals it prints the *task checks* (:mod:`opencompass_h2htalk.checks`, a second score beside U):
+    After the run check it prints the *task checks* (:mod:`opencompass_h2htalk.checks`, a second score beside U):
     per dataset and model the pass rate of all checks with its interval (``72.50 [64.00, 80.10]``), then one row
     per ``dataset:check`` (:mod:`..runs.checks_table`), also written to ``summary/checks_<ts>.csv`` (every dataset ×
     check × model). A result without checks (evaluated before them, a foreign dataset) shows ``-`` with a note, never
