@@ -138,6 +138,11 @@ class H2HTalkJudgeEvaluator(BaseEvaluator):
     deterministic checks (:mod:`..judges.safety_checks`, revision ``meta.rule_checks_version``) give
     ``rule_violation_rate`` over all items, and each item records both (``violation``, ``rule_violation``).
     ``meta.judge_rule_disagreements`` counts the judged items where they differ; those go to the review queue.
+
+    The task checks come with the unified metrics, as in ``H2HTalkUnifiedEvaluator``: ``details[i].checks`` and
+    ``checks_all``, the result's ``checks`` (pass rate of each check and of ``'all'``, with intervals) and
+    ``meta.checks`` (``{'version': ...}``, or ``{'skipped': why}``). They need no judge and stay when the judge
+    run is invalid.
     """
 
     def __init__(self, judge_cfg: Optional[Dict[str, Any]] = None, rubric: Optional[str] = None, language: str = 'zh',

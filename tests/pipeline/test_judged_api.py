@@ -279,6 +279,31 @@ def test_compare_gives_paired_judged_metrics_of_the_real_twins(judged, capsys):
             f'{TWINS[1]})') in out
 
 
+def test_judged_results_carry_task_checks_shown_in_the_summary_and_paired_by_compare(judged, capsys):
+    """Issue 21: the judged sets (itinerary, safety, probes) carry the task checks like the unified ones."""
+    from opencompass_h2htalk.checks import CHECKS_VERSION, check_names
+
+    run = judged['run']
+    for model in TWINS:
+        for ds in ITINERARY + PROBES + ['h2htalk_safety']:
+            res = result(run, model, ds)
+            assert res['meta'][0]['checks'] == {'version': CHECKS_VERSION}, (model, ds)
+            rates = res['checks'][0]
+            assert list(rates) == ['all'] + check_names(ds[len('h2htalk_'):]), (model, ds)
+            assert rates['all']['n'] == ITEMS and 'resampling unit' in rates['all']['warning']
+            assert all(isinstance(d['checks_all'][0], bool) for d in res['details'])
+    txt = sorted((run / 'summary').glob('summary_*.txt'))[-1].read_text(encoding='utf-8')
+    assert 'Task checks (pass rate %' in txt
+    assert any(line.startswith('h2htalk_safety ') and line.count(' | ') == 2 for line in
+               txt[txt.index('Task checks (pass rate %'):].splitlines()), txt[-3000:]
+    assert h2htalk(['compare', str(run)]) == 0
+    out = capsys.readouterr().out
+    head = f'{TWINS[1]} − {TWINS[0]}: task checks (pass rate, percentage points'
+    assert head in out
+    rows = {ln.split(' | ')[0].strip() for ln in out[out.index(head):].splitlines() if ' | ' in ln}
+    assert {f'{ds}:checks_all' for ds in ITINERARY + PROBES + ['h2htalk_safety']} <= rows
+
+
 def test_report_shows_judge_human_agreement_of_the_real_run(judged, tmp_path):
     from opencompass_h2htalk.judges.review import export
     from opencompass_h2htalk.stats import interval_alpha, weighted_kappa

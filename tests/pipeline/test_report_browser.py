@@ -4,7 +4,8 @@ Chromium (the Debian package) loads ``h2htalk report``'s page from disk with no 
 test's ``tmp_path`` (kept by pytest as the test's artifact; its path is printed) and logs the page's console to stderr.
 The page counts as rendered when its console is silent (no uncaught error), its script ran to the end (it marks
 ``<body data-script="ok">``), the DOM holds the leaderboard with a row per model and the chart, and the screenshot
-is a real picture, not a blank page. A hand-made run with SAP twins checks the SAP-vs-no-SAP table the same way.
+is a real picture, not a blank page. A hand-made run with SAP twins checks the SAP-vs-no-SAP table the same way. The
+item browser's filters (the failed-task-check filter included) are checked by loading filtered views from the URL.
 
 Chromium or a Chinese font missing (the items are Chinese; without a font the screenshot shows boxes): the Debian
 packages ``chromium`` and ``fonts-wqy-zenhei`` are installed with apt-get when running as root (like
@@ -192,8 +193,9 @@ def visible_items(dom: str) -> Tuple[int, int]:
 
 
 def expected_items(run: Path, subtask: Optional[str] = None, tag: Optional[str] = None,
-                   low: Optional[float] = None, high: Optional[float] = None) -> int:
-    """How many items of the run's results files a filter must leave, counted here from the files themselves."""
+                   low: Optional[float] = None, high: Optional[float] = None, check: Optional[str] = None) -> int:
+    """How many items of the run's results files a filter must leave, counted here from the files themselves
+    (``check``: a task check that failed on the item, or ``checks_all``: any check failed)."""
     import json
 
     n = 0
@@ -203,8 +205,11 @@ def expected_items(run: Path, subtask: Optional[str] = None, tag: Optional[str] 
         for detail in json.loads(path.read_text(encoding='utf-8')).get('details') or []:
             one = {k: (v[0] if isinstance(v, list) and v else v) for k, v in detail.items()}
             tags = {f'{k}:{v}' for k, v in (one.get('tags') or {}).items()} | {f'persona:{one.get("persona")}'}
+            failed = {name for name, c in (one.get('checks') or {}).items() if c['pass'] is False}
+            failed |= {'checks_all'} if failed else set()
             u = one.get('unified')
-            n += ((not tag or tag in tags) and (low is None or u >= low) and (high is None or u <= high))
+            n += ((not tag or tag in tags) and (low is None or u >= low) and (high is None or u <= high)
+                  and (not check or check in failed))
     return n
 
 
@@ -250,7 +255,12 @@ def filter_views(run: Path) -> List[Tuple[Dict[str, str], int]]:
              ({'min': str(cut)}, expected_items(run, low=cut)),
              ({'max': str(cut)}, expected_items(run, high=cut)),
              ({'subtask': 'h2htalk_dialogue_emotion', 'tag': 'emotion:烦乱', 'min': '0', 'score': 'u'},
-              expected_items(run, 'h2htalk_dialogue_emotion', 'emotion:烦乱', 0))]
+              expected_items(run, 'h2htalk_dialogue_emotion', 'emotion:烦乱', 0)),
+             # A failed task check (issue 21): the baseline answers itinerary_basic/advanced with another scenario's
+             # reference, and the mini data's references are far shorter than the instructed 80-300 characters.
+             ({'check': 'length'}, expected_items(run, check='length')),
+             ({'check': 'length', 'subtask': 'h2htalk_itinerary_basic'},
+              expected_items(run, 'h2htalk_itinerary_basic', check='length'))]
     total = expected_items(run)
     assert all(0 < n < total for _, n in views), (views, total)
     return views
@@ -264,6 +274,31 @@ def test_filtered_views_load_from_the_url_fragment(chromium, demo_run, demo_repo
     r = dump(chromium, demo_report, tmp_path, '#subtask=h2htalk_nope&min=x')
     assert visible_items(r.dom)[0] == 0 and r.console == []
     assert 'no subtask "h2htalk_nope" in this report; min="x" is not a number: ignored' in r.dom
+    # Any failed check; an unknown check is named, not ignored.
+    assert filter_problems(chromium, demo_report, tmp_path, {'check': 'checks_all'},
+                           expected_items(run, check='checks_all')) == []
+    r = dump(chromium, demo_report, tmp_path, '#check=no_such_check')
+    assert visible_items(r.dom)[0] == 0 and 'no check "no_such_check" in this report' in r.dom
+
+
+def test_the_task_checks_render_and_each_item_shows_its_failed_checks(chromium, demo_run, demo_report, tmp_path):
+    import json
+
+    run, _ = demo_run
+    r = render(chromium, demo_report, tmp_path)
+    assert rendering_problems(r) == []
+    table = re.search(r'<table[^>]*id="checks".*?<tbody>(.*?)</tbody>', r.dom, flags=re.S)
+    assert table, 'no task-checks table in the DOM'
+    rows = re.findall(r'<tr><td>([^<]*)</td><td data-v="([\d.]+)"[^>]*>', table.group(1))
+    assert [name for name, _ in rows] == DIMENSION_ORDER
+    for name, value in rows:   # the all-checks rate of each results file (2 items each: no interval, a star)
+        result = json.loads((run / 'results' / MODEL / f'h2htalk_{name}.json').read_text(encoding='utf-8'))
+        assert float(value) == pytest.approx(result['checks'][0]['all']['rate'], abs=1e-4), name
+    assert re.search(r'<table[^>]*id="checks-per-check"', r.dom)
+    # A failed check and its reason are shown in the item's row.
+    row = re.search(r'<tr data-subtask="h2htalk_itinerary_basic"[^>]*data-failed="[^"]*length[^"]*"[^>]*>(.*?)</tr>',
+                    r.dom, flags=re.S)
+    assert row and re.search(r'<b>length</b>: \d+ characters; the instruction asks for 80-150', row.group(1)), row
 
 
 @pytest.mark.parametrize('breakage', [
@@ -272,6 +307,7 @@ def test_filtered_views_load_from_the_url_fragment(chromium, demo_run, demo_repo
     ("(bounds.min===null||(!isNaN(n)&&n>=bounds.min))", "true"),           # the score floor ignored
     ("(bounds.max===null||(!isNaN(n)&&n<=bounds.max))", "true"),           # the score ceiling ignored
     ("window.addEventListener('hashchange',function(){applyItems(itemState());});\napplyItems(itemState());", ""),
+    ("(!s.check||(r.dataset.failed||'')!==''&&(s.check==='checks_all'||failed.indexOf(s.check)>=0))", "true"),
 ])                                                                          # the fragment never read
 def test_a_broken_filter_is_caught(chromium, demo_run, demo_report, tmp_path, breakage):
     run, _ = demo_run

@@ -282,3 +282,56 @@ def test_a_results_file_that_is_not_utf8_is_named(run, capsys):
     path.write_bytes(b'{"score": 1,\n "note": "caf\xe9"}')
     rc, out, err = compare(capsys, run)
     assert rc == 1 and f'error: {path}:2: not UTF-8' in err and 'Traceback' not in err
+
+
+# ------------------------------------------------------------------ task checks (issue 21)
+
+def write_checked(run, model, dataset, outcomes, version='1'):
+    """A result whose items carry task checks: ``outcomes[k] = {check: True | False | None}``, stored the way
+    OpenCompass writes them (every detail value and the top-level dicts wrapped in one-item lists)."""
+    path = run / 'results' / model / f'{dataset}.json'
+    path.parent.mkdir(parents=True, exist_ok=True)
+    details = [{'id': [f'{dataset}-{k}'], 'unified': [10.0], 'chain': [None],
+                'checks': [{c: {'pass': p, 'reason': 'r'} for c, p in o.items()}],
+                'checks_all': [all(p is not False for p in o.values())]} for k, o in enumerate(outcomes)]
+    meta = dict(META, source_sha256=f'sha-{dataset}', checks={'version': version})
+    rates = {'all': {'rate': 50.0, 'n': len(outcomes), 'n_pass': 1, 'ci_low': 40.0, 'ci_high': 60.0}}
+    path.write_text(json.dumps({'score': 10.0, 'meta': [meta], 'details': details, 'checks': [rates]}))
+
+
+def test_task_checks_are_paired_per_item_where_they_apply_for_both(tmp_path, capsys):
+    run = tmp_path / 'run'
+    # a: length fails on items 0-5; b: it passes everywhere; `sentences` does not apply to items 0-1 for b.
+    a = [{'not_empty': True, 'length': k >= 6, 'sentences': True} for k in range(12)]
+    b = [{'not_empty': True, 'length': True, 'sentences': None if k < 2 else k != 11} for k in range(12)]
+    write_checked(run, 'a', DATASETS[0], a)
+    write_checked(run, 'b', DATASETS[0], b)
+    rc, out, err = compare(capsys, run, '--models', 'a', 'b', '--resamples', 200)
+    assert rc == 0, err
+    block = out[out.index('b − a: task checks (pass rate, percentage points'):]
+    rows = {ln.split(' | ')[0].strip(): ln.split(' | ') for ln in block.splitlines()[2:] if ' | ' in ln}
+    assert list(rows) == [f'{DATASETS[0]}:{c}' for c in ('checks_all', 'not_empty', 'length', 'sentences')]
+    # checks_all: a passes 6 of 12 items, b 11 of 12 -> +41.67 points.
+    assert rows[f'{DATASETS[0]}:checks_all'][1:4] == ['12', '50.00', '91.67']
+    assert rows[f'{DATASETS[0]}:checks_all'][4].startswith('+41.67 [')
+    assert rows[f'{DATASETS[0]}:length'][1:4] == ['12', '50.00', '100.00']
+    assert rows[f'{DATASETS[0]}:length'][-1] == 'b higher'
+    assert rows[f'{DATASETS[0]}:not_empty'][4] == '+0.00 [+0.00, +0.00]'
+    # sentences: only the 10 items where it applies for both; b fails item 11.
+    assert rows[f'{DATASETS[0]}:sentences'][1:4] == ['10', '100.00', '90.00']
+
+
+def test_task_checks_of_two_revisions_or_missing_on_one_side_are_not_compared(tmp_path, capsys):
+    run = tmp_path / 'run'
+    outcomes = [{'not_empty': True}] * 12
+    write_checked(run, 'a', DATASETS[0], outcomes, version='1')
+    write_checked(run, 'b', DATASETS[0], outcomes, version='2')
+    write_checked(run, 'a', DATASETS[1], outcomes)
+    write(run, 'b', DATASETS[1], [10.0] * 12)     # evaluated before the checks
+    rc, out, err = compare(capsys, run, '--models', 'a', 'b')
+    assert rc == 0, err                            # U is still compared
+    assert 'b − a: task checks: none compared' in out
+    assert (f"  note: {DATASETS[0]}: task checks not compared: the checks differ (revision '1' for a, '2' for b)"
+            in out)
+    assert (f'  note: {DATASETS[1]}: task checks not compared: b has none (no checks in the result (evaluated '
+            'before the task checks; re-evaluate it to get them))') in out

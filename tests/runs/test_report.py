@@ -181,7 +181,7 @@ def test_item_browser_offers_tag_and_score_filters(run, tmp_path):  # noqa: F811
                                                                'topic:日常']
     # The first item of m@nosap's dialogue_base: U = 10, its tags in the row for the script to filter on.
     assert ('<tr data-subtask="h2htalk_dialogue_base" data-tags="persona:he_qing|emotion:难过|topic:日常" '
-            'data-u="10.0000" data-judge=""><td>m@nosap</td><td>h2htalk_dialogue_base-0</td>'
+            'data-u="10.0000" data-failed="" data-judge=""><td>m@nosap</td><td>h2htalk_dialogue_base-0</td>'
             '<td class="small">emotion:难过 topic:日常</td><td>10.0</td>') in page
     # The other subtask's 24 items were written without tags: the page says so instead of hiding it.
     assert '24 item(s) have no tags in their results' in page
@@ -374,3 +374,45 @@ def test_report_into_an_existing_folder_is_a_clear_error(run, tmp_path, capsys):
     assert err == (f'error: -o {tmp_path}: is a folder; name the page to write, e.g. {tmp_path / "report.html"}\n')
     assert main(['report', str(run), '-o', str(tmp_path / 'no' / 'page.html')]) == 1
     assert 'does not exist' in capsys.readouterr().err and not (tmp_path / 'no').exists()
+
+
+# ------------------------------------------------------------------ task checks (issue 21)
+
+def test_report_shows_task_checks_and_the_items_failed_checks(tmp_path):
+    from .test_compare import write_checked
+
+    run = tmp_path / 'run'
+    a = [{'not_empty': True, 'length': k >= 6} for k in range(12)]
+    write_checked(run, 'a', DATASETS[0], a)
+    write(run, 'a', DATASETS[1], [10.0] * 12)           # evaluated before the checks
+    page_path = tmp_path / 'page.html'
+    assert main(['report', str(run), '-o', str(page_path)]) == 0
+    page = page_path.read_text(encoding='utf-8')
+    table = re.search(r'<table class="sortable" id="checks">.*?<tbody>(.*?)</tbody>', page, flags=re.S).group(1)
+    # write_checked's top-level rates: all 50 [40, 60]; the result without checks is '-', never 0.
+    assert ('<tr><td>dialogue_base</td><td data-v="50.0000">50.00 <span class="small">[40.00, 60.00]</span></td>'
+            '</tr>') in table
+    assert '<tr><td>dialogue_emotion</td><td data-v="" class="small">-</td></tr>' in table
+    assert ('a × h2htalk_dialogue_emotion: - is no checks in the result (evaluated before the task checks; '
+            're-evaluate it to get them), not 0') in page
+    # The item browser: a select of the check names, each item's failed checks in data-failed and shown with reasons.
+    select = re.search(r'<select id="f-check"[^>]*>(.*?)</select>', page).group(1)
+    assert re.findall(r'<option value="([^"]*)"', select) == ['', 'checks_all', 'not_empty', 'length']
+    assert page.count('data-failed="length"') == 6 and page.count('data-failed=""') == 6 + 12
+    assert '<td class="small failed-checks"><b>length</b>: r</td>' in page
+    assert '12 item(s) have no task checks in their results' in page
+
+
+def test_report_refuses_a_checks_table_of_two_revisions(tmp_path):
+    from .test_compare import write_checked
+
+    run = tmp_path / 'run'
+    write_checked(run, 'a', DATASETS[0], [{'not_empty': True}] * 12, version='1')
+    write_checked(run, 'b', DATASETS[0], [{'not_empty': True}] * 12, version='2')
+    page_path = tmp_path / 'page.html'
+    assert main(['report', str(run), '-o', str(page_path)]) == 0      # U's leaderboard still stands
+    page = page_path.read_text(encoding='utf-8')
+    assert 'id="leaderboard"' in page and 'id="checks"' not in page
+    error = re.search(r'<div class="warn" id="checks-error"><pre>(.*?)</pre>', page, flags=re.S).group(1)
+    assert 'task checks of different revisions must not share one table' in error
+    assert '&#x27;1&#x27;: a × h2htalk_dialogue_base' in error and '&#x27;2&#x27;: b × h2htalk_dialogue_base' in error

@@ -181,3 +181,93 @@ def test_summary_shows_subtask_and_group_intervals_from_the_details(cfg, capsys)
                for r in rows)
     dialogue = [r for r in csv.reader(rows) if r[:2] == ['h2htalk_dialogue', 'model-a']][0]
     assert dialogue[3] == '' and dialogue[5] == '28' and 'too few' in dialogue[-1]
+
+
+# ------------------------------------------------------------------ task checks (issue 21)
+
+def rates(all_rate, low=None, high=None, **checks):
+    """A result's ``checks`` as the evaluator writes it (``all`` first), each check ``name=(rate, low, high)``."""
+    out = {'all': {'rate': all_rate, 'n': 20, 'n_pass': round(all_rate / 5), 'ci_low': low, 'ci_high': high}}
+    for name, (rate, lo, hi) in checks.items():
+        out[name] = {'rate': rate, 'n': 20, 'n_pass': round(rate / 5), 'ci_low': lo, 'ci_high': hi}
+    if low is None:
+        out['all']['warning'] = 'only 2 resampling unit(s)'
+    return out
+
+
+def test_summary_prints_the_task_checks_under_u_and_writes_their_csv(cfg, capsys):
+    import csv
+
+    for m in MODELS:
+        for i, d in enumerate(DATASETS):
+            if (m, d) == ('model-b', 'h2htalk_dialogue_schedule'):
+                write_result(cfg, m, d, score=10.0 + i)    # evaluated before the checks existed
+                continue
+            # OpenCompass stores a dict value of a result as a one-item list.
+            write_result(cfg, m, d, score=10.0 + i, meta={'checks': {'version': '1'}},
+                         checks=[rates(72.5, 64.0, 80.1, not_empty=(100.0, 100.0, 100.0), length=(85.0, 70.0, 95.0))])
+    write_result(cfg, 'model-a', 'h2htalk_dialogue_base', meta={'checks': {'version': '1'}},
+                 checks=[rates(40.0, None, None, not_empty=(100.0, None, None))])   # too few units: no interval
+    out, files = summarize(cfg, capsys)
+    # The main table is U's, unchanged: no check rows.
+    assert 'checks' not in files['.csv'] and 'all' not in files['.csv'].split(',')
+    for text in (out, files['.txt'], files['.md']):
+        assert 'Task checks (pass rate %' in text and 'checks revision 1' in text
+        lines = text.splitlines()
+        assert 'h2htalk_dialogue_base     | 40.00* | 72.50 [64.00, 80.10]' in lines, text
+        assert 'h2htalk_dialogue_schedule | 72.50 [64.00, 80.10] | -' in lines
+        assert 'h2htalk_dialogue_emotion:length     | 85.00 [70.00, 95.00] | 85.00 [70.00, 95.00]' in lines
+        assert 'h2htalk_dialogue_base:length        | - | 85.00 [70.00, 95.00]' in lines   # model-a has no length
+        assert ('  - model-b × h2htalk_dialogue_schedule: no checks in the result (evaluated before the task checks; '
+                're-evaluate it to get them)') in lines
+        assert '* no interval: too few scenarios or chains to resample' in text
+    # Rows in the summary's order; the all-checks table before the per-check one.
+    section = out[out.index('Task checks (pass rate'):]
+    assert section.index('h2htalk_dialogue_base     |') < section.index('h2htalk_dialogue_emotion  |') \
+        < section.index('h2htalk_dialogue_schedule |') < section.index('h2htalk_dialogue_base:not_empty')
+    assert out.index('Score intervals') < out.index('Task checks (pass rate')
+    with open(Path(cfg.work_dir) / 'summary' / 'checks_T.csv', encoding='utf-8') as f:
+        rows = list(csv.DictReader(f))
+    got = {(r['dataset'], r['check'], r['model']): r for r in rows}
+    assert got[('h2htalk_dialogue_emotion', 'all', 'model-b')] == {
+        'dataset': 'h2htalk_dialogue_emotion', 'check': 'all', 'model': 'model-b', 'rate': '72.5000',
+        'ci_low': '64.0000', 'ci_high': '80.1000', 'n': '20', 'n_pass': '14', 'version': '1', 'note': ''}
+    missing = got[('h2htalk_dialogue_schedule', 'length', 'model-b')]
+    assert (missing['rate'], missing['ci_low'], missing['n']) == ('', '', '') and 'evaluated before' in missing['note']
+    assert got[('h2htalk_dialogue_base', 'all', 'model-a')]['ci_low'] == ''
+    # Every dataset × check × model.
+    assert len(rows) == 3 * 3 * 2
+
+
+def test_task_checks_of_two_revisions_get_an_error_naming_them_and_u_stays(cfg, capsys):
+    for m in MODELS:
+        for d in DATASETS:
+            version = '2' if (m, d) == ('model-b', 'h2htalk_dialogue_base') else '1'
+            write_result(cfg, m, d, meta={'checks': {'version': version}}, checks=[rates(50.0, 40.0, 60.0)])
+    out, files = summarize(cfg, capsys)
+    for text in (out, files['.txt'], files['.md']):
+        assert 'ERROR: task checks of different revisions must not share one table' in text
+        assert "- meta.checks.version differs:\n    '1': model-a × h2htalk_dialogue_base" in text
+        assert "    '2': model-b × h2htalk_dialogue_base" in text
+        assert 'Task checks (pass rate' not in text
+    assert 'h2htalk_dialogue_base,d69018,score,gen,50.00,50.00' in files['.csv']   # the U table is still there
+    assert not list((Path(cfg.work_dir) / 'summary').glob('checks_*.csv'))
+
+
+def test_checks_table_pure_rendering_of_missing_and_foreign_results():
+    from opencompass_h2htalk.runs.checks_table import cell, checks_of, render_checks
+
+    foreign = {'accuracy': 50.0}
+    old = {'score': 1.0, 'meta': [dict(META)]}
+    skipped = {'score': 1.0, 'meta': [dict(META, checks={'skipped': 'the dataset has no column inputs'})]}
+    broken = {'score': 1.0, 'meta': [dict(META, checks={'version': '1', 'error': 'ValueError: x'})]}
+    assert checks_of(foreign) == (None, 'no checks: not an H2HTalk result')
+    assert checks_of(skipped) == (None, 'no checks: the dataset has no column inputs')
+    assert checks_of(broken) == (None, 'the checks failed: ValueError: x')
+    assert 'evaluated before the task checks' in checks_of(old)[1]
+    # Only foreign results: no section at all; an H2HTalk result without checks: said, never a 0.
+    assert render_checks({'m': {'gsm8k': foreign}}, ['m'], ['gsm8k']) == ''
+    text = render_checks({'m': {'gsm8k': foreign, 'd': old}}, ['m'], ['gsm8k', 'd'])
+    assert text.startswith('Task checks: no result has them.') and '  - m × d: no checks in the result' in text
+    assert (cell(None), cell({'rate': None}), cell({'rate': 50.0, 'ci_low': None, 'ci_high': None}),
+            cell({'rate': 72.5, 'ci_low': 64.0, 'ci_high': 80.1})) == ('-', 'n/a', '50.00*', '72.50 [64.00, 80.10]')
