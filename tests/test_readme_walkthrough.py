@@ -82,6 +82,7 @@ BENCH_ARGS = {
     'bench/metric_floor.py': ['--repeats', '1', '--subtasks', 'dialogue_base'],
     'bench/bench_safety_checks.py': [],
     'bench/bench_sweep.py': ['--models', '3', '--items-scale', '0.05', '--gpus', '8'],
+    'bench/bench_checks.py': ['--items', '20', '--no-retrieval'],
 }
 
 JUDGED_MODEL = 'gpt-4o@sap-v1'
@@ -232,6 +233,7 @@ RUN = [
     (r'h2htalk manifest', lambda clone, out: 'MANIFEST.json' in out),
     (r'h2htalk plan configs/eval/\S+\.py( --gpus \d+)?', lambda clone, out: 'items per model' in out),
     (r'h2htalk audit', lambda clone, out: ', 0 findings' in out),
+    (r'h2htalk checks( --subtask [a-z_]+| --failures \d+)*', lambda clone, out: 'overall: references pass' in out),
     (r'h2htalk report outputs/h2htalk_demo',
      lambda clone, out: (sorted((clone / 'outputs' / 'h2htalk_demo').iterdir())[-1] / 'report.html').exists()),
     (r'h2htalk review export outputs/h2htalk_judged',
@@ -243,6 +245,7 @@ RUN = [
     (r'python bench/metric_floor\.py.*', lambda clone, out: '| dialogue_base |' in out),
     (r'python bench/bench_safety_checks\.py.*', lambda clone, out: 'overall violations per writing batch' in out),
     (r'python bench/bench_sweep\.py.*', lambda clone, out: 'SweepPartitioner efficiency' in out),
+    (r'python bench/bench_checks\.py.*', lambda clone, out: 'replies/s' in out),
 ]
 
 

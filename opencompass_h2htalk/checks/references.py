@@ -83,9 +83,9 @@ def render(checked: Sequence[SubtaskChecks], show_failures: int = 5) -> str:
                          f'  {name:<22}      -    (applies to no reference)')
         if show_failures:
             for name, fails in sub.failures().items():
-                shown = '; '.join(f'{i}: {r}' for i, r in fails[:show_failures])
-                more = f' (+{len(fails) - show_failures} more)' if len(fails) > show_failures else ''
-                lines.append(f'  failed {name}: {shown}{more}')
+                more = f', {len(fails) - show_failures} more not shown' if len(fails) > show_failures else ''
+                lines.append(f'  failed {name} ({len(fails)}{more}):')
+                lines.extend(f'    {i}: {r}' for i, r in fails[:show_failures])
     p, n = overall(checked)
     items = sum(len(s.items) for s in checked)
     every = sum(s.rates()['all'][0] for s in checked)
