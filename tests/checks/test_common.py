@@ -226,3 +226,16 @@ def test_references_pass_the_common_checks_and_parrots_fail_no_echo(subtask):
         assert sum(r.passed for r in applicable) >= 0.99 * len(applicable), (subtask, name)
     parrots = [check_no_echo(_parrot(s.inputs), ctx).passed for s, ctx in items]
     assert parrots.count(False) >= 0.95 * len(parrots), subtask
+
+
+def test_in_role_fails_a_reply_that_writes_the_transcripts_turns():
+    from opencompass_h2htalk.checks import Context, run_checks
+    zh = Context('dialogue_base', {'history': [], 'user_message': '在吗'}, 'zh',
+                 tags={'required_actions': 'clarify_ai'})
+    bad = next(r for r in run_checks('用户：你确定它叫年糕？\n你：对呀。', zh) if r.name == 'in_role')
+    assert bad.passed is False and "transcript's turns" in bad.reason
+    good = next(r for r in run_checks('在呢，用户名我记着，你说。', zh) if r.name == 'in_role')
+    assert good.passed is None  # the AI part is exempt here; no speaker label at a line start
+    en = Context('dialogue_base', {'history': [], 'user_message': 'hi'}, 'en')
+    assert next(r for r in run_checks('User: are you there?\nYou: yes', en) if r.name == 'in_role').passed is False
+    assert next(r for r in run_checks('You are right, I am here.', en) if r.name == 'in_role').passed is True
