@@ -72,7 +72,8 @@ def main() -> int:
         responders['retrieval'] = lambda s: baseline.respond(
             system_prompt(personas[s.persona], s.subtask, s.language), user_prompt(s.subtask, s.inputs, s.language))
     names = list(responders)
-    print('| subtask | n | ' + ' | '.join(f'{n}: every / all %' for n in names) + ' | margin (every, vs parrot/constant) |')
+    print('| subtask | n | ' + ' | '.join(f'{n}: every / all %' for n in names)
+          + ' | margin (every, vs parrot/constant) |')
     print('|---|---|' + '---|' * (len(names) + 1))
     checked_items = 0
     seconds = 0.0

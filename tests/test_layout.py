@@ -10,8 +10,8 @@ from .conftest import REPO
 
 PACKAGE = 'opencompass_h2htalk'
 #: Pure cores: importable without OpenCompass, so they run anywhere and have literal tests.
-PURE = ('audit', 'baselines', 'checks', 'data', 'judges', 'localmodels', 'metrics', 'planning', 'postprocessors', 'runs',
-        'sap', 'settings', 'stats')
+PURE = ('audit', 'baselines', 'checks', 'data', 'judges', 'localmodels', 'metrics', 'planning', 'postprocessors',
+        'runs', 'sap', 'settings', 'stats')
 #: OpenCompass adapters: thin classes that configs name.
 ADAPTERS = ('datasets', 'evaluators', 'models', 'partitioners', 'summarizers')
 #: mmengine (a config reader, no torch) is allowed: ``runs`` reads a run's dumped config with it.

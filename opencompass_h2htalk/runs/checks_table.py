@@ -221,5 +221,5 @@ def write_checks_csv(path: str, results: Mapping[str, Mapping[str, Mapping[str, 
                                  e.get('n', ''), e.get('n_pass', ''), checks_version(result), e.get('warning') or ''])
 
 
-__all__ = ['ALL', 'CHECKS_ALL', 'item_outcomes', 'TITLE', 'VERSION_KEY', 'cell', 'check_rows', 'checks_of', 'checks_version', 'render_checks',
-           'render_version_conflict', 'version_conflict', 'write_checks_csv']
+__all__ = ['ALL', 'CHECKS_ALL', 'item_outcomes', 'TITLE', 'VERSION_KEY', 'cell', 'check_rows', 'checks_of',
+           'checks_version', 'render_checks', 'render_version_conflict', 'version_conflict', 'write_checks_csv']

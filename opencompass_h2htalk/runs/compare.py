@@ -411,5 +411,6 @@ def compare_runs(runs: Sequence[str], models: Optional[Sequence[str]] = None, re
     return '\n\n'.join(out)
 
 
-__all__ = ['CHECKS_TITLE', 'CompareError', 'JUDGED_TITLE', 'compare_checks', 'compare_judged', 'compare_pair', 'compare_runs', 'comparability',
-           'judged_scores', 'load_run', 'pairs_for', 'render_pair', 'resolve_run', 'run_groups']
+__all__ = ['CHECKS_TITLE', 'CompareError', 'JUDGED_TITLE', 'compare_checks', 'compare_judged', 'compare_pair',
+           'compare_runs', 'comparability', 'judged_scores', 'load_run', 'pairs_for', 'render_pair', 'resolve_run',
+           'run_groups']
