@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from ..data.loader import _load
+from ..data.loader import _load, read_manifest
 from ..data.personas import Persona
 from ..data.prompts import system_prompt, user_prompt
 from ..data.schema import SUBTASKS as DATA_ORDER, Scenario
@@ -49,9 +49,15 @@ class SubtaskChecks:
 
 def check_references(data_dir: Optional[str] = None, subtasks: Optional[Sequence[str]] = None,
                      verify: bool = True) -> List[SubtaskChecks]:
-    """Scores every reference of ``data_dir`` (default: the bundled data) as if it were a model's reply."""
+    """Scores every reference of ``data_dir`` (default: the bundled data) as if it were a model's reply.
+
+    ``subtasks`` defaults to every subtask the data set's manifest lists.
+    """
+    if not subtasks:  # the subtasks the data set has: a user's data may hold only some of them
+        listed = {e.get('subtask') for e in read_manifest(data_dir)['files'].values()}
+        subtasks = [s for s in DATA_ORDER if s in SUBTASKS and s in listed]
     out = []
-    for subtask in subtasks or [s for s in DATA_ORDER if s in SUBTASKS]:
+    for subtask in subtasks:
         scenarios, personas = _load(subtask, data_dir, verify)
         checked = SubtaskChecks(subtask)
         for s in scenarios:

@@ -52,3 +52,11 @@ def test_bad_data_is_a_clear_error(tmp_path, capsys):
         f.write('{"id": "broken"\n')
     assert main(['checks', str(data), '--subtask', 'dialogue_base']) == 1
     assert 'dialogue_base.jsonl' in capsys.readouterr().err
+
+
+def test_a_data_set_with_some_subtasks_is_checked_on_those(capsys):
+    from pathlib import Path
+    mini = Path(__file__).resolve().parents[1] / 'fixtures' / 'h2htalk_mini'
+    assert main(['checks', str(mini), '--failures', '0', '--min', '0']) == 0
+    out = capsys.readouterr().out
+    assert 'itinerary_initialize:' in out and 'safety:' not in out
