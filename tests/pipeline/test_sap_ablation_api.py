@@ -90,9 +90,12 @@ def test_compare_pairs_the_twins_of_the_real_run(ablation, capsys):
         assert row[1] == '2' and row[4] == f'{round(diff, 2) + 0.0:+.2f}' and row[-1] == 'no interval*', row
     # Dimensions and overall come from the run's own summarizer config (its weights).
     assert {'h2htalk_overall', 'h2htalk_dialogue', 'h2htalk_recollection', 'h2htalk_itinerary'} <= set(rows)
-    # Said once, on one line, not once per row.
-    notes = [line for line in out.splitlines() if 'too few to resample' in line]
+    # Said once per block, on one line, not once per row: the U block, then the task-checks block.
+    u_block, checks_block = out.split(': task checks (pass rate', 1)
+    notes = [line for line in u_block.splitlines() if 'too few to resample' in line]
     assert len(notes) == 1 and '(only 2 resampling unit(s) each)' in notes[0] and 'fewer than 10' in notes[0], notes
+    assert sum('too few to resample' in line for line in checks_block.splitlines()) == 1
+    assert 'h2htalk_itinerary_middle:checks_all' in checks_block
 
 
 def test_summary_lists_intervals_or_says_why_not(ablation):
