@@ -344,7 +344,8 @@ def render_pair(a: str, b: str, diffs: Mapping[str, PairedDifference], means: Ma
     if without:
         groups = [r for r in without if is_group_warning(diffs[r].warning, list(diffs))]
         lines.append(no_interval_note({r: str(diffs[r].n_units) for r in without if r not in groups}, groups,
-                                      every=len(without) == len(rows)))
+                                      every=len(without) == len(rows),
+                                      noun='subtasks' if label == 'dataset' else f'{label} rows'))
     lines.extend(f'  note: {n}' for n in notes)
     return '\n'.join(lines)
 

@@ -126,17 +126,19 @@ def is_group_warning(warning: str, names: Sequence[str]) -> bool:
     return any(warning.startswith(f'{n}: ') for n in names)
 
 
-def no_interval_note(missing: Mapping[str, str], groups: Sequence[str], every: bool = False) -> str:
+def no_interval_note(missing: Mapping[str, str], groups: Sequence[str], every: bool = False,
+                     noun: str = 'subtasks') -> str:
     """One line for every row shown without an interval, instead of one long warning per row.
 
     Args:
         missing: ``{subtask row: its number of resampling units, as text}`` for the rows that have too few units.
         groups: the group rows (dimensions, overall) that have no interval because a subset has none.
         every: no row of the table has an interval: the line then says so instead of listing the rows.
+        noun: what the rows are, in the plural (``'rows'`` for ``dataset:metric`` rows).
     """
     units = set(missing.values())
     if every and len(missing) > 1 and len(units) == 1:
-        which = f'any of the {len(missing)} subtasks (only {units.pop()} resampling unit(s) each)'
+        which = f'any of the {len(missing)} {noun} (only {units.pop()} resampling unit(s) each)'
     else:
         which = ', '.join(f'{k} (only {v} resampling unit(s))' for k, v in missing.items())
     if every and len(groups) > 1:

@@ -35,8 +35,9 @@ def _snapshot(run):
     for ds in ('h2htalk_dialogue_base', 'h2htalk_itinerary_feedback'):
         preds = load_json(run / 'predictions' / MODEL / f'{ds}.json')
         result = load_json(run / 'results' / MODEL / f'{ds}.json')
+        # The task checks' pass rates are nested: compared exactly (same predictions, same checks), not by approx.
         out[ds] = ({k: (v['prediction'], v['gold']) for k, v in preds.items()},
-                   {k: v for k, v in result.items() if k not in ('details', 'meta')})
+                   {k: v for k, v in result.items() if k not in ('details', 'meta', 'checks')}, result.get('checks'))
     return out
 
 
@@ -88,7 +89,8 @@ def test_interrupted_then_resumed_equals_uninterrupted(cwd_with_model, tmp_path_
     # Exactly the unanswered items are requested again: the held one and everything after it.
     assert resumed == N_ITEMS - KILL_AFTER, (first, resumed)
     got = _snapshot(run)
-    for ds, (preds, metrics) in expected.items():
+    for ds, (preds, metrics, checks) in expected.items():
         assert sorted(got[ds][0], key=int) == [str(i) for i in range(12)], task_logs(run)  # none missing or extra
         assert got[ds][0] == preds
         assert got[ds][1] == pytest.approx(metrics)
+        assert checks is not None and got[ds][2] == checks
