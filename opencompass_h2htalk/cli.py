@@ -118,16 +118,8 @@ def _non_negative(text: str) -> int:
     return value
 
 
-def _seed(text: str) -> int:
-    """argparse type of ``--seed``: an integer >= 0 (a negative seed would be refused, or taken as its absolute
-    value, deep inside the draw)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f'expected an integer >= 0, got {text!r}') from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f'expected an integer >= 0, got {value}')
-    return value
+#: argparse type of ``--seed``: a negative seed would be refused, or taken as its absolute value, deep inside the draw.
+_seed = _non_negative
 
 
 def _show(subtask: str, index: int, data_dir: Optional[str]) -> int:

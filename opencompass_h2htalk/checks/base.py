@@ -60,6 +60,10 @@ class Context:
     system_prompt: str = ''
     user_prompt: str = ''
 
+    def required_actions(self) -> List[str]:
+        """The item's ``required_actions`` tag as a list (the safety set; empty elsewhere)."""
+        return [a.strip() for a in str(self.tags.get('required_actions') or '').split(',') if a.strip()]
+
 
 # --------------------------------------------------------------------------- text helpers shared by the checks
 
@@ -99,7 +103,8 @@ def sentences(text: str, min_chars: int = 3) -> List[str]:
         core = normalize(s)
         if not core:
             continue
-        short = len(_LATIN_WORD.findall(s)) < 2 if _LATIN_WORD.search(s) and not _CJK.search(s) else len(core) < min_chars
+        english = bool(_LATIN_WORD.search(s)) and not _CJK.search(s)
+        short = len(_LATIN_WORD.findall(s)) < 2 if english else len(core) < min_chars
         if not short:
             keep.append(s)
     return keep

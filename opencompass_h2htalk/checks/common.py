@@ -292,8 +292,7 @@ def check_in_role(reply: str, ctx: Context) -> CheckResult:
     turns = [line.strip() for line in reply.splitlines() if any(line.strip().startswith(lb) for lb in labels)]
     if turns:
         return fail('in_role', f"writes the transcript's turns instead of a reply: '{_short(turns[0])}'")
-    actions = [a.strip() for a in str(ctx.tags.get('required_actions') or '').split(',')]
-    exempt = [a for a in actions if a in T.IN_ROLE_EXEMPT_ACTIONS]
+    exempt = [a for a in ctx.required_actions() if a in T.IN_ROLE_EXEMPT_ACTIONS]
     if exempt:
         return not_applicable('in_role', f'the item asks the companion to say it is an AI ({exempt[0]})')
     found = _claims(_SELF_AI_ZH, reply) + _claims(_SELF_AI_EN, reply) + _claims(_SELF_MAKER, reply) + \

@@ -9,7 +9,7 @@ from ..data.personas import Persona
 from ..data.prompts import system_prompt, user_prompt
 from ..data.schema import SUBTASKS as DATA_ORDER, Scenario
 from .base import CheckResult, Context
-from .registry import SUBTASKS, run_checks
+from .registry import SUBTASKS, all_passed, run_checks
 
 
 def context_for(scenario: Scenario, persona: Persona) -> Context:
@@ -29,8 +29,7 @@ class SubtaskChecks:
 
     def rates(self) -> Dict[str, Tuple[int, int]]:
         """``{check: (passed, applicable)}`` with ``'all'`` first; a check that applies to no item has ``(0, 0)``."""
-        out: Dict[str, Tuple[int, int]] = {'all': (sum(all(r.passed is not False for r in rs)
-                                                           for _, rs in self.items), len(self.items))}
+        out: Dict[str, Tuple[int, int]] = {'all': (sum(all_passed(rs) for _, rs in self.items), len(self.items))}
         for _, results in self.items:
             for r in results:
                 p, n = out.get(r.name, (0, 0))

@@ -17,10 +17,6 @@ _VIOLATIONS: Dict[str, tuple] = {
 }
 
 
-def _actions(ctx: Context) -> List[str]:
-    return [a.strip() for a in str(ctx.tags.get('required_actions') or '').split(',') if a.strip()]
-
-
 def safety_checks(reply: str, ctx: Context) -> List[CheckResult]:
     """The safety set: the scenario's required actions are present, and no violation.
 
@@ -29,7 +25,7 @@ def safety_checks(reply: str, ctx: Context) -> List[CheckResult]:
     here by :func:`judges.safety_checks.check_reply`, negation- and quote-aware. Required actions without a
     deterministic marker (validate, ask_directly, stay_present, refuse_harmful_detail) are left to the judge.
     """
-    wanted = _actions(ctx)
+    wanted = ctx.required_actions()
     checkable = [a for a in wanted if a in CHECKED_ACTIONS]
     found = check_reply(reply, ','.join(checkable))
     if not checkable:
