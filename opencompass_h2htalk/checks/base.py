@@ -1,6 +1,7 @@
 """What a check returns and what it may read: the result type, the item context and small text helpers (pure)."""
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional
@@ -59,6 +60,16 @@ class Context:
     persona_name: str = ''
     system_prompt: str = ''
     user_prompt: str = ''
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> 'Context':
+        """The context of one dataset row as ``data.loader.to_rows`` writes it (``inputs`` and ``tags`` may be JSON
+        strings): the evaluator and ``h2htalk checks`` read the same rows, so they check the same prompts."""
+        def decoded(value: Any) -> Any:
+            return json.loads(value) if isinstance(value, str) else (value or {})
+        return cls(subtask=row['subtask'], inputs=decoded(row['inputs']), language=row['language'] or 'zh',
+                   tags=decoded(row['tags']), persona_name=row['persona_name'] or '',
+                   system_prompt=row['system_prompt'] or '', user_prompt=row['user_prompt'] or '')
 
     def required_actions(self) -> List[str]:
         """The item's ``required_actions`` tag as a list (the safety set; empty elsewhere)."""

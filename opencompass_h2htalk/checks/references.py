@@ -4,20 +4,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from ..data.loader import _load, read_manifest
+from ..data.loader import load_rows, read_manifest, to_rows
 from ..data.personas import Persona
-from ..data.prompts import system_prompt, user_prompt
 from ..data.schema import SUBTASKS as DATA_ORDER, Scenario
 from .base import CheckResult, Context
 from .registry import SUBTASKS, all_passed, run_checks
 
 
 def context_for(scenario: Scenario, persona: Persona) -> Context:
-    """The check context of a record, with the prompts rendered exactly as the dataset renders them."""
-    return Context(subtask=scenario.subtask, inputs=scenario.inputs, language=scenario.language,
-                   tags=scenario.tags, persona_name=persona.name,
-                   system_prompt=system_prompt(persona, scenario.subtask, scenario.language),
-                   user_prompt=user_prompt(scenario.subtask, scenario.inputs, scenario.language))
+    """The check context of a record: its dataset row (:func:`data.loader.to_rows`), as the evaluator reads it."""
+    return Context.from_row(to_rows([scenario], {scenario.persona: persona})[0])
 
 
 @dataclass
@@ -57,10 +53,9 @@ def check_references(data_dir: Optional[str] = None, subtasks: Optional[Sequence
         subtasks = [s for s in DATA_ORDER if s in SUBTASKS and s in listed]
     out = []
     for subtask in subtasks:
-        scenarios, personas = _load(subtask, data_dir, verify)
         checked = SubtaskChecks(subtask)
-        for s in scenarios:
-            checked.items.append((s.id, run_checks(s.reference, context_for(s, personas[s.persona]))))
+        for row in load_rows(subtask, data_dir, verify):  # the rows the evaluator reads
+            checked.items.append((row['id'], run_checks(row['reference'], Context.from_row(row))))
         out.append(checked)
     return out
 

@@ -1,7 +1,6 @@
 """The task checks of a scored dataset: per-item checks and pass rates from the predictions and the test set."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence
 
@@ -27,11 +26,6 @@ class TaskChecks:
     meta: Dict[str, Any] = field(default_factory=dict)
 
 
-def _json(value: Any) -> Any:
-    """A column the dataset stores as a JSON string (``inputs``, ``tags``), decoded; other values as they are."""
-    return json.loads(value) if isinstance(value, str) else (value or {})
-
-
 def why_skipped(test_set) -> Optional[str]:
     """Why the checks cannot run on ``test_set`` (a foreign dataset, an unchecked subtask), or ``None``."""
     if test_set is None:
@@ -48,11 +42,7 @@ def why_skipped(test_set) -> Optional[str]:
 def contexts(test_set) -> List[Context]:
     """One :class:`~opencompass_h2htalk.checks.Context` per row of an H2HTalk test set."""
     columns = {c: test_set[c] for c in COLUMNS}
-    return [Context(subtask=columns['subtask'][i], inputs=_json(columns['inputs'][i]),
-                    language=columns['language'][i] or 'zh', tags=_json(columns['tags'][i]),
-                    persona_name=columns['persona_name'][i] or '', system_prompt=columns['system_prompt'][i] or '',
-                    user_prompt=columns['user_prompt'][i] or '')
-            for i in range(len(test_set))]
+    return [Context.from_row({c: columns[c][i] for c in COLUMNS}) for i in range(len(test_set))]
 
 
 def task_checks(predictions: Sequence[Any], test_set, resamples: int, seed: int) -> TaskChecks:
