@@ -25,8 +25,8 @@ from typing import Callable, Dict, List, Tuple
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from opencompass_h2htalk.checks import SUBTASKS as CHECKED, all_passed, run_checks  # noqa: E402
-from opencompass_h2htalk.checks.references import context_for  # noqa: E402
+from opencompass_h2htalk.checks import SUBTASKS as CHECKED, run_checks  # noqa: E402
+from opencompass_h2htalk.checks.references import SubtaskChecks, context_for, overall  # noqa: E402
 from opencompass_h2htalk.data.loader import _load  # noqa: E402
 from opencompass_h2htalk.data.prompts import system_prompt, user_prompt  # noqa: E402
 from opencompass_h2htalk.data.schema import SUBTASKS, Scenario  # noqa: E402
@@ -44,15 +44,12 @@ def parrot(s: Scenario) -> str:
 
 
 def rates(replies: List[str], scenarios: List[Scenario], personas) -> Tuple[float, float]:
-    """(% replies passing every check, % of all applicable checks passed)."""
-    every = passed = total = 0
-    for reply, s in zip(replies, scenarios):
-        results = run_checks(reply, context_for(s, personas[s.persona]))
-        every += all_passed(results)
-        applicable = [r for r in results if r.passed is not None]
-        passed += sum(bool(r.passed) for r in applicable)
-        total += len(applicable)
-    return 100.0 * every / len(replies), 100.0 * passed / total
+    """(% replies passing every check, % of all applicable checks passed), counted as ``h2htalk checks`` counts."""
+    checked = SubtaskChecks(scenarios[0].subtask, [(s.id, run_checks(reply, context_for(s, personas[s.persona])))
+                                                   for reply, s in zip(replies, scenarios)])
+    every, n = checked.rates()['all']
+    passed, total = overall([checked])
+    return 100.0 * every / n, 100.0 * passed / total
 
 
 def main() -> int:
