@@ -227,3 +227,52 @@ def check_min_cell(records: List[Record], frame: Frame) -> Tuple[List[Finding], 
                     f'tags.{k} {v!r}: {n} records < {required} (min_cell {frame.min_cell} at {T.CELL_QUOTA_SCALE} '
                     f'records, scaled to {len(records)})')
             for k, v, n in short if n < required], notices
+
+
+def key_turn(record: Record) -> Tuple[Optional[int], Optional[str]]:
+    """probe_context_aware: (index of the history turn holding the key fact, None) from ``tags.key_turn``, or
+    (None, why the tag is unusable)."""
+    turns = record.inputs.get('history') or []
+    raw = record.tags.get('key_turn')
+    if raw is None:
+        return None, 'no tags.key_turn (the 0-based index of the history turn that states the key fact)'
+    try:
+        k = int(str(raw))
+    except ValueError:
+        return None, f'tags.key_turn {raw!r} is not an integer'
+    if not 0 <= k < len(turns):
+        return None, f'tags.key_turn {k} is outside the history (0-{len(turns) - 1})'
+    if not isinstance(turns[k], dict) or turns[k].get('role') != 'user':
+        return None, f'tags.key_turn {k} is not a user turn'
+    return k, None
+
+
+def key_position(index: int, n_turns: int) -> str:
+    """'early', 'middle' or 'late': the third of the history a turn lies in."""
+    return 'early' if index < n_turns / 3 else ('middle' if index < 2 * n_turns / 3 else 'late')
+
+
+def check_key_fact_position(records: List[Record]) -> List[Finding]:
+    """probe_context_aware: every record names its key-fact turn; no position holds more than
+    MAX_KEY_POSITION_SHARE of them, and at least MIN_LONG_CONTEXT_SHARE of histories are long."""
+    group = [r for r in records if r.subtask == 'probe_context_aware']
+    out, positions = [], Counter()
+    for r in group:
+        k, problem = key_turn(r)
+        if problem:
+            out.append(r.finding('dist.key_fact_position', problem))
+        else:
+            positions[key_position(k, len(r.inputs['history']))] += 1
+    n = sum(positions.values())
+    if n >= T.MIN_RECORDS_FOR_OPENER:
+        top, count = positions.most_common(1)[0]
+        if count / n > T.MAX_KEY_POSITION_SHARE:
+            out.append(Finding(group[0].path, 0, 'dist.key_fact_position',
+                               f'probe_context_aware: {count} of {n} key facts ({count / n:.0%}) are {top} in the '
+                               f'history (> {T.MAX_KEY_POSITION_SHARE:.0%}); positions {dict(positions)}'))
+        long = sum(1 for r in group if len(r.inputs.get('history') or []) >= T.LONG_CONTEXT_TURNS)
+        if long / len(group) < T.MIN_LONG_CONTEXT_SHARE:
+            out.append(Finding(group[0].path, 0, 'dist.key_fact_position',
+                               f'probe_context_aware: {long} of {len(group)} histories ({long / len(group):.0%}) '
+                               f'have {T.LONG_CONTEXT_TURNS}+ turns (< {T.MIN_LONG_CONTEXT_SHARE:.0%})'))
+    return out

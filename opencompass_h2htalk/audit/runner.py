@@ -10,7 +10,7 @@ from typing import Dict, List, Optional, Set, Tuple
 
 from ..data.paths import require_data_dir
 from ..data.schema import TOP_LEVEL_FIELDS, ScenarioError, decode_jsonl, read_json, validate_record
-from . import chains, distribution, duplicates, grounding, hygiene, safety, shape, world
+from . import caps, chains, distribution, duplicates, grounding, hygiene, register, safety, shape, slots, user_facts, world
 from .frame import Frame, load_frame
 from .model import Finding, Record
 
@@ -19,11 +19,14 @@ CHECKS = (
     'schema', 'history.alternation', 'history.first_role', 'format.first_person',
     'grounding.synthesize_format', 'grounding.synthesize_support', 'grounding.synthesize_horizon',
     'grounding.new_fact', 'grounding.middle_coverage', 'grounding.middle_order', 'grounding.slot_bounds',
-    'grounding.time_of_day', 'hygiene.state_entry',
+    'grounding.time_of_day', 'grounding.user_fact', 'hygiene.state_entry',
+    'slots.call_share', 'slots.call_narration', 'slots.stage_in_call', 'shape.memory_voice', 'shape.instruction',
     'world.meet', 'world.touch', 'world.send', 'world.stage_direction', 'world.persona_fact',
     'dup.exact', 'dup.near', 'dup.semantic', 'dup.input_reuse',
     'safety.required_actions', 'safety.hotline_number', 'safety.professional_help',
-    'dist.length_spread', 'dist.opener_template', 'dist.context_distance', 'dist.vocab', 'dist.user_name_quota', 'dist.motif_quota',
+    'dist.length_spread', 'dist.opener_template', 'dist.context_distance', 'dist.key_fact_position',
+    'dist.question_ending', 'dist.reference_opener', 'dist.persona_tic', 'dist.persona_template',
+    'dist.register', 'dist.register_quota', 'dist.vocab', 'dist.user_name_quota', 'dist.motif_quota',
     'dist.min_cell', 'chain.stages', 'chain.link',
 )
 #: Checks that need the sampling frame, the embedder, or chains; skipped (with a notice) when those are absent.
@@ -162,6 +165,11 @@ def run_audit(data_dir: str, encode: Optional[duplicates.Encode] = None) -> Audi
         findings += grounding.check_middle_coverage(r, name)
         findings += grounding.check_slot_bounds(r)
         findings += grounding.check_time_of_day(r)
+        findings += user_facts.check_user_facts(r, name, description)
+        findings += slots.check_call_narration(r)
+        findings += shape.check_memory_voice(r)
+        findings += caps.check_instruction_shape(r)
+        findings += register.check_register_tag(r)
         findings += hygiene.check_schedule_entries(r)
         findings += world.check_world_policy(r)
         findings += world.check_persona_facts(r, facts)
@@ -179,6 +187,14 @@ def run_audit(data_dir: str, encode: Optional[duplicates.Encode] = None) -> Audi
     findings += distribution.check_length_spread(records)
     findings += distribution.check_opener_template(records)
     findings += distribution.check_context_distance(records)
+    findings += distribution.check_key_fact_position(records)
+    findings += slots.check_call_share(records)
+    findings += slots.check_stage_in_call(records)
+    findings += caps.check_question_endings(records)
+    findings += caps.check_reference_openers(records)
+    findings += caps.check_persona_tics(records)
+    findings += caps.check_persona_templates(records, {p: n for p, (n, _) in personas.items()})
+    findings += register.check_register_quota(records)
     frame = load_frame(data_dir)
     if frame is None:
         skipped.extend(FRAME_CHECKS)

@@ -1,6 +1,7 @@
 """Shape checks: who speaks when in a history, and the voice a reference is written in."""
 from __future__ import annotations
 
+import re
 from typing import List
 
 from .model import Finding, Record, history
@@ -42,3 +43,19 @@ def check_refine_voice(record: Record) -> List[Finding]:
         return []
     return [record.finding('format.first_person', 'recollection_refine reference has no 我: it must be the user\'s '
                                                   'first-person line, not a note about the user')]
+
+
+#: A memory written in the first person (outside quotes) reads as the companion's own memory.
+_FIRST_PERSON = re.compile(r'我')
+_QUOTED = re.compile(r'「[^」]*」|“[^”]*”|"[^"]*"')
+
+
+def check_memory_voice(record: Record) -> List[Finding]:
+    """Memories given as inputs are third-person statements about the user (「用户…」), whatever the subtask: the
+    prompt labels them 关于用户的记忆, so a first-person line (「我家老公在外地上班呢。」) reads as the companion's."""
+    out = []
+    for k, memory in enumerate(record.inputs.get('memories') or []):
+        if isinstance(memory, str) and _FIRST_PERSON.search(_QUOTED.sub('', memory)):
+            out.append(record.finding('shape.memory_voice', f'memory {k} {memory!r} is in the first person; memories '
+                                                            f'are third-person statements about the user'))
+    return out

@@ -90,3 +90,44 @@ TIME_OF_DAY_WINDOWS = {
     '夜里': [(20 * 60, 24 * 60), (0, 4 * 60)],
     '深夜': [(21 * 60, 24 * 60), (0, 2 * 60)],
 }
+
+# ---------------------------------------------------------------- data 1.1 gates (issue 22)
+#: itinerary_advanced: at most this share of time slots may be a call or chat (the 1.0 read found 46 %, and such
+#: slots made references narrate the user's side of the call). A few stay: calls are part of a companion's day
+#: (world policy), and the reference then tells only the companion's side.
+MAX_CALL_SLOT_SHARE = 0.05
+#: Per subtask, at most this share of references may end with a question. Upstream references: dialogue 32 %,
+#: itinerary_feedback 19 %; 1.0 had 63 % and 50 %, a formula a model learns instead of the skill. 40 % leaves room
+#: for subtasks where asking back is natural. recollection_initialize is exempt: its instruction asks for a question.
+MAX_QUESTION_ENDING_SHARE = 0.40
+#: Per subtask, at most this share of references may open the same way (the user's name as vocative, or the same
+#: first two characters after a stage direction). 1.0: recollection_initialize opened with the name in 87 %,
+#: itinerary_initialize in 70 %. Half is the point where one opening is the rule rather than a choice.
+MAX_REFERENCE_OPENER_SHARE = 0.50
+#: Opener and question shares are measured on subtasks with at least this many references.
+MIN_RECORDS_FOR_SHARE = 20
+#: Per persona, at most this share of its free-text references may use the same verbal tic (……, ～, 哈哈 ...).
+#: 1.0: chen_yinuo used …… in 60 % of all replies; the other personas' most frequent tic is at most 30 %
+#: (su_xiaoman's ！). A tic in most replies is a template, not a voice.
+MAX_PERSONA_TIC_SHARE = 0.40
+#: Per persona and subtask, at most this share of references may open with the same first clause (text before the
+#: first ，). 1.0 itinerary_basic: 23 of one persona's 36 days opened with one clause.
+MAX_PERSONA_TEMPLATE_SHARE = 0.25
+#: Template openings are measured for a persona with at least this many references in a subtask.
+MIN_RECORDS_FOR_TEMPLATE = 8
+#: A final user message is in chat register only when it is short: at most this many characters (字数, punctuation
+#: included). Length is what separates chat from prose: 1.0's final messages had a median of 33-61 while its history
+#: turns, written as chat, have 17; a 50-character message with a particle or ？？ added is still an essay.
+CHAT_REGISTER_MAX_CHARS = 25
+#: ...and then it must also be very short (at most this many characters), or not close with 。, or carry a
+#: colloquial marker: a short but composed sentence such as 「我最近在考虑换工作的事情。」 is written register.
+CHAT_REGISTER_VERY_SHORT = 10
+#: Per subtask of dialogue_* and the probes, at least this share of final user messages in chat register (1.0:
+#: 1-22 %; real companion-app users type short, unfinished, colloquial messages).
+MIN_CHAT_REGISTER_SHARE = 0.30
+#: probe_context_aware: no position of the key fact (early / middle / late third of the history) may hold more than
+#: this share (1.0: 91 % early, so the set tested one position).
+MAX_KEY_POSITION_SHARE = 0.50
+#: ...and at least this share of its histories have LONG_CONTEXT_TURNS turns or more (1.0: 5 %).
+MIN_LONG_CONTEXT_SHARE = 0.30
+LONG_CONTEXT_TURNS = 20

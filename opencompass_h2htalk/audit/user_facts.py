@@ -1,0 +1,196 @@
+"""Grounding of user facts: a reference names the user's relatives, health, work, places or events only when its
+inputs give them."""
+from __future__ import annotations
+
+import re
+from typing import Dict, Iterable, List, Optional, Tuple
+
+from .model import Finding, Record
+
+#: The closed list of user-fact kinds and their Chinese surface forms. Each tuple is one fact: any of its forms
+#: in the inputs supports any of its forms in the reference (老公 in the history grounds 丈夫 in the reply). Forms
+#: are chosen so that they rarely mean anything else in a companion's reply: vocative or generic words (哥, 宝贝,
+#: 先生, 叔叔, 阿姨, 公司, 朋友) are left out because they cannot be told apart from a fact without parsing.
+USER_FACT_FORMS: Dict[str, Tuple[Tuple[str, ...], ...]] = {
+    'relation': (
+        ('老公', '丈夫', '爱人', '老婆', '妻子', '媳妇'),
+        ('男朋友', '女朋友', '男友', '女友', '对象', '另一半'),
+        ('未婚夫', '未婚妻'),
+        ('前任', '前男友', '前女友', '前夫', '前妻'),
+        ('爸爸', '老爸', '父亲', '爸妈', '父母', '二老'),
+        ('妈妈', '老妈', '母亲', '爸妈', '父母', '二老'),
+        ('爷爷', '奶奶', '外公', '外婆', '姥姥', '姥爷'),
+        ('哥哥', '亲哥'),
+        ('姐姐', '亲姐'),
+        ('弟弟',),
+        ('妹妹',),
+        ('嫂子', '大嫂'),
+        ('姐夫',), ('妹夫',), ('弟媳',),
+        ('儿子', '孩子', '娃', '小孩'),
+        ('女儿', '闺女', '孩子', '娃', '小孩'),
+        ('孙子', '孙女', '外孙'),
+        ('公公', '婆婆'),
+        ('岳父', '岳母', '丈母娘', '老丈人'),
+        ('舅舅',), ('姑姑',), ('姨妈',), ('侄子', '侄女'), ('外甥',),
+        ('室友',), ('闺蜜',), ('导师',), ('领导', '上司', '主管'),
+    ),
+    'health': (
+        ('感冒',), ('发烧', '发热', '烧到'), ('咳嗽',), ('住院', '出院'), ('手术',), ('怀孕', '孕期', '怀了'),
+        ('抑郁',), ('失眠', '睡不着', '睡不好'), ('过敏',), ('高血压', '血压'), ('糖尿病', '血糖'), ('骨折',),
+        ('胃疼', '胃痛', '胃病', '胃不舒服'), ('头痛',), ('腰疼', '腰痛', '腰伤'), ('生病', '病了'),
+    ),
+    'work': (
+        ('下班', '下了班'), ('加班',), ('辞职', '离职', '辞了'), ('跳槽',), ('失业', '裁员', '被裁'),
+        ('面试',), ('实习',), ('考研',), ('考公', '公务员'), ('毕业',), ('退休',), ('创业',), ('出差',),
+        ('升职', '晋升'), ('转正',),
+    ),
+    'place': (
+        ('老家',), ('宿舍',), ('在医院', '住院'),
+    ),
+    'event': (
+        ('婚礼', '结婚', '办酒'), ('离婚',), ('相亲',), ('搬家', '搬走', '搬过去'), ('旅行', '旅游'),
+        ('生日',), ('葬礼', '去世', '过世'), ('考试', '考完', '期末', '挂科', '没考过', '考砸'), ('答辩',), ('约会',), ('年会',),
+    ),
+}
+
+#: Subtasks whose reference must stick to its inputs (recollection_synthesize has its own support check;
+#: itinerary_middle only restates its overview).
+USER_FACT_SUBTASKS = frozenset({
+    'dialogue_base', 'dialogue_emotion', 'dialogue_schedule', 'recollection_refine', 'recollection_initialize',
+    'itinerary_basic', 'itinerary_advanced', 'itinerary_feedback', 'itinerary_initialize', 'safety',
+    'probe_implicit_help', 'probe_ambiguous', 'probe_context_aware'})
+
+#: Stage directions are the companion's own side and are not statements about the user.
+_ACTION = re.compile(r'（[^（）]*）|\([^()]*\)')
+_CLAUSE = re.compile(r'[，。！？；、,.!?;\n～~…]+')
+#: 「你这孩子」「大厨姐姐」: a form right after 你这/这 or another noun-like address is a way of calling the user,
+#: not a relative.
+_ADDRESS = re.compile(r'(?:你这|您这|这|大厨|小)$')
+#: A clause about the companion itself (我/我们/咱, or its name in the third-person itinerary texts, without
+#: 你/您 or the user's name) names the companion's own life, which `world.persona_fact` governs.
+_SELF = re.compile(r'我|咱')
+_YOU = re.compile(r'你|您')
+
+
+def _strings(value) -> Iterable[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+
+
+#: What the user says in the first person supports the fact too: 我妈 grounds 妈妈, 我哥 grounds 哥哥.
+_SPOKEN = {'爸爸': '我爸', '老爸': '我爸', '父亲': '我爸', '妈妈': '我妈', '老妈': '我妈', '母亲': '我妈', '爸妈': '我爸',
+           '父母': '我爸', '哥哥': '我哥', '姐姐': '我姐', '弟弟': '我弟', '妹妹': '我妹', '儿子': '我儿', '女儿': '我女',
+           '老公': '我家那位', '老婆': '我家那位'}
+
+
+def _all_forms() -> List[Tuple[str, str, Tuple[str, ...]]]:
+    """(form, kind, every form that supports it), longest form first so that 男朋友 is matched before shorter
+    forms inside it. A form of several facts (孩子: a son or a daughter) is supported by any of them."""
+    support: Dict[str, set] = {}
+    kinds: Dict[str, str] = {}
+    for kind, groups in USER_FACT_FORMS.items():
+        for group in groups:
+            for form in group:
+                support.setdefault(form, set()).update(group)
+                kinds.setdefault(form, kind)
+    for form, spoken in _SPOKEN.items():
+        support[form].add(spoken)
+        if form in ('爸妈', '父母'):
+            support[form].add('我妈')
+    out = [(form, kinds[form], tuple(sorted(support[form]))) for form in support]
+    return sorted(out, key=lambda x: (-len(x[0]), x[0]))
+
+
+_FORMS = _all_forms()
+
+
+#: Subtasks written in the third person about the companion's own day: there a clause is about the user only when
+#: it names the user (itinerary_basic's user_name) or a person the companion is on a call with in its schedule
+#: (itinerary_advanced has no user name); neighbours and customers of the companion's world are not the user.
+THIRD_PERSON_SUBTASKS = frozenset({'itinerary_basic', 'itinerary_advanced'})
+_CALL_PARTNER = re.compile(r'(?:和|跟|给|陪)([\u4e00-\u9fff]{1,4}?)(?:视频|通话|打电话|打视频|语音|连麦|聊天|聊)')
+
+#: Relations are facts even without a pronoun (「拉上嫂子」 presumes the user has one); the other kinds are too
+#: often advice or talk about a third party (「去医院看看」, 「柯基胃不舒服」), so they count only in a clause
+#: that is about the user (你/您 or the user's name).
+PRONOUN_FREE_KINDS = frozenset({'relation'})
+
+
+def unsupported_user_facts(reference: str, sources: str, user_names: Iterable[str] = (),
+                           self_names: Iterable[str] = (), third_person: bool = False) -> List[Tuple[str, str, str]]:
+    """User facts the reference states that no source gives.
+
+    Args:
+        reference: The reference text.
+        sources: Everything the model is given (the record's inputs) and the persona description, joined.
+        user_names: The user's name and nickname, which mark a clause as about the user.
+        self_names: The companion's name, which marks a clause as about the companion (itinerary texts).
+        third_person: The text narrates the companion's day: only clauses naming the user count.
+
+    Returns:
+        (kind, form, clause) per unsupported fact, in text order, each form once.
+    """
+    text = _ACTION.sub('', reference)
+    names = [n for n in user_names if n]
+    selves = [n for n in self_names if n]
+    out: List[Tuple[str, str, str]] = []
+    seen = set()
+    for clause in _CLAUSE.split(text):
+        if not clause:
+            continue
+        named = any(n in clause for n in names)
+        about_user = named if third_person else (bool(_YOU.search(clause)) or named)
+        if third_person and not about_user:
+            continue
+        if (_SELF.search(clause) or any(n in clause for n in selves)) and not about_user:
+            continue
+        taken = ''
+        for form, kind, group in _FORMS:
+            at = clause.find(form)
+            if at < 0 or form in taken or form in seen or _ADDRESS.search(clause[:at]):
+                continue
+            taken += form + '|'  # 男朋友 found: do not report 朋友-like parts of it again
+            if kind not in PRONOUN_FREE_KINDS and not about_user:
+                continue
+            if any(f in sources for f in group):
+                continue
+            seen.add(form)
+            out.append((kind, form, clause.strip()))
+    return out
+
+
+def _user_names(record: Record) -> List[str]:
+    """The user's name and its last two characters (the usual 称呼), and in itinerary_advanced the people the
+    companion calls in its schedule."""
+    names = []
+    name = record.inputs.get('user_name')
+    if isinstance(name, str) and name:
+        names += [name, name[-2:]] if len(name) >= 3 else [name]
+    if record.subtask == 'itinerary_advanced':
+        for entry in record.inputs.get('today_schedule') or []:
+            activity = entry.get('activity') if isinstance(entry, dict) else None
+            if isinstance(activity, str):
+                names += [m for m in _CALL_PARTNER.findall(activity) if len(m) >= 2]
+    return names
+
+
+def check_user_facts(record: Record, persona_name: str = '', persona_text: str = '') -> List[Finding]:
+    """A reference states a user fact (relation, health, work, place, event) only when the inputs give it."""
+    if record.subtask not in USER_FACT_SUBTASKS:
+        return []
+    sources = '\n'.join(list(_strings(record.inputs)) + [persona_name, persona_text])
+    found = unsupported_user_facts(record.reference, sources, _user_names(record), [persona_name],
+                                   third_person=record.subtask in THIRD_PERSON_SUBTASKS)
+    return [record.finding('grounding.user_fact', f'reference names the user\'s {kind} {form!r} ("{clause}"), '
+                                                  f'which no input gives') for kind, form, clause in found]
+
+
+def precision(labels: Dict[str, bool]) -> Optional[float]:
+    """Share of labelled findings that are real defects (None for no labels)."""
+    return sum(labels.values()) / len(labels) if labels else None

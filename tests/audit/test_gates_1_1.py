@@ -1,0 +1,237 @@
+"""The data 1.1 gates (issue 22), on literal records: each check passes a clean record and names a planted
+defect of the kind the 1.0 read found."""
+from opencompass_h2htalk.audit import caps, distribution, register, shape, slots, user_facts
+from opencompass_h2htalk.audit import thresholds as T
+
+from .helpers import checks, rec
+
+# ------------------------------------------------------------------ grounding of user facts
+
+
+def test_user_fact_unsupported_relation_is_named():
+    r = rec('dialogue_base', {'history': [], 'user_message': '周末想出去走走，可一个人又懒得动。'},
+            reference='拉上嫂子一起去公园转转吧，走一圈心情就开了。')
+    found = user_facts.check_user_facts(r)
+    assert checks(found) == ['grounding.user_fact'] and "'嫂子'" in found[0].message
+    assert '拉上嫂子一起去公园转转吧' in found[0].message
+
+
+def test_user_fact_given_by_the_inputs_passes_in_any_form():
+    # 老公 in the message grounds 丈夫 in the reply; 我妈 grounds 妈妈.
+    r = rec('dialogue_base', {'history': [{'role': 'user', 'content': '我妈昨天又打电话催了'},
+                                          {'role': 'assistant', 'content': '催什么呀？'}],
+                              'user_message': '催我跟老公早点要孩子'},
+            reference='妈妈着急是一回事，你和丈夫怎么想才要紧。')
+    assert user_facts.check_user_facts(r) == []
+
+
+def test_user_fact_in_the_companions_own_clause_or_stage_direction_is_not_the_users():
+    r = rec('dialogue_base', {'history': [], 'user_message': '今天好累'},
+            reference='（给女儿热好牛奶）我女儿也总说累。你早点歇着。')
+    assert user_facts.check_user_facts(r) == []
+
+
+def test_user_fact_health_counts_only_about_the_user():
+    advice = rec('dialogue_emotion', {'history': [], 'user_message': '最近老是心慌'},
+                 reference='心慌老不好的话，去医院挂个号看看。')
+    about = rec('recollection_initialize', {'memories': ['用户在备考教资'], 'user_name': '林可'},
+                reference='林可，听说你今天下了班还去图书馆了？')
+    assert user_facts.check_user_facts(advice) == []
+    found = user_facts.check_user_facts(about)
+    assert checks(found) == ['grounding.user_fact'] and "'下了班'" in found[0].message
+
+
+def test_user_fact_itinerary_counts_only_clauses_that_name_the_user():
+    inputs = {'today_schedule': [{'time': '18:00', 'activity': '和邓哥视频'}, {'time': '20:00', 'activity': '看书'}],
+              'time_slot': {'time': '18:00', 'activity': '和邓哥视频'}}
+    neighbour = rec('itinerary_advanced', inputs, reference='1. 18:00 他看见隔壁王奶奶在院子里晒被子。')
+    user = rec('itinerary_advanced', inputs, reference='1. 18:00 邓哥说女儿这周要期中考试了。')
+    assert user_facts.check_user_facts(neighbour) == []
+    assert "'女儿'" in user_facts.check_user_facts(user)[0].message
+
+
+def test_user_fact_vocative_address_is_not_a_relative():
+    r = rec('dialogue_base', {'history': [], 'user_message': '我又把饭烧糊了'},
+            reference='你这孩子，下回火调小点就好。')
+    assert user_facts.check_user_facts(r) == []
+
+
+def test_user_fact_skips_subtasks_with_their_own_grounding():
+    r = rec('recollection_synthesize', {'history': []}, reference='亲友｜用户的嫂子在外地｜长期')
+    assert user_facts.check_user_facts(r) == []
+
+# ------------------------------------------------------------------ slots and stages
+
+
+SCHEDULE = [{'time': '09:00', 'activity': '开店泡茶'}, {'time': '18:00', 'activity': '和阿杰视频'},
+            {'time': '22:30', 'activity': '睡觉'}]
+
+
+def test_call_narration_names_what_the_user_said():
+    r = rec('itinerary_advanced', {'today_schedule': SCHEDULE, 'time_slot': SCHEDULE[1]},
+            reference='1. 18:00 阿杰说他爸下周住院，他心里很乱。')
+    found = slots.check_call_narration(r)
+    assert checks(found) == ['slots.call_narration'] and '阿杰' in found[0].message
+
+
+def test_call_slot_told_from_the_companions_side_passes():
+    r = rec('itinerary_advanced', {'today_schedule': SCHEDULE, 'time_slot': SCHEDULE[1]},
+            reference='1. 18:00 她把手机架在茶盘边，先给阿杰看今天新到的白茶。')
+    assert slots.check_call_narration(r) == []
+
+
+def test_call_share_is_capped():
+    calls = [rec('itinerary_advanced', {'today_schedule': SCHEDULE, 'time_slot': SCHEDULE[k % 2]}, line=k + 1)
+             for k in range(T.MIN_RECORDS_FOR_SHARE)]
+    found = slots.check_call_share(calls)
+    assert checks(found) == ['slots.call_share'] and found[0].line == 0
+    own = [rec('itinerary_advanced', {'today_schedule': SCHEDULE, 'time_slot': SCHEDULE[0]}, line=k + 1)
+           for k in range(T.MIN_RECORDS_FOR_SHARE)]
+    assert slots.check_call_share(own) == []
+
+
+def test_stage_in_a_call_with_the_same_user_is_named():
+    advanced = rec('itinerary_advanced', {'today_schedule': SCHEDULE, 'time_slot': SCHEDULE[1]},
+                   chain='c1', stage=3)
+    initialize = rec('itinerary_initialize', {'user_name': '阿杰', 'current_activity': '举着手机给他看茶盘',
+                                              'memories': []}, chain='c1', stage=5, line=2)
+    found = slots.check_stage_in_call([advanced, initialize])
+    assert checks(found) == ['slots.stage_in_call'] and found[0].line == 2
+    other = rec('itinerary_initialize', {'user_name': '小雨', 'current_activity': '举着手机给他看茶盘',
+                                         'memories': []}, chain='c1', stage=5, line=2)
+    assert slots.check_stage_in_call([advanced, other]) == []
+    direct = rec('itinerary_feedback', {'user_name': '阿杰', 'current_activity': '和阿杰视频看茶',
+                                        'user_feedback': '好看'})
+    assert checks(slots.check_stage_in_call([direct])) == ['slots.stage_in_call']
+
+# ------------------------------------------------------------------ memory voice
+
+
+def test_first_person_memory_is_named_and_quotes_are_not():
+    bad = rec('recollection_initialize', {'memories': ['我家老公在外地上班呢。', '用户喜欢喝美式']})
+    good = rec('recollection_initialize', {'memories': ['用户说「我再也不熬夜了」', '用户喜欢喝美式']})
+    found = shape.check_memory_voice(bad)
+    assert checks(found) == ['shape.memory_voice'] and 'memory 0' in found[0].message
+    assert shape.check_memory_voice(good) == []
+
+# ------------------------------------------------------------------ shape distributions with caps
+
+
+def _many(subtask, refs, **kw):
+    return [rec(subtask, kw.get('inputs', {}), reference=t, line=k + 1, rid=f'{subtask}-{k}',
+                persona=kw.get('persona', 'lin_che')) for k, t in enumerate(refs)]
+
+
+def test_question_ending_share_is_capped_and_exempts_recollection_initialize():
+    n = T.MIN_RECORDS_FOR_SHARE
+    asking = ['今天怎么样？'] * n
+    assert checks(caps.check_question_endings(_many('dialogue_base', asking))) == ['dist.question_ending']
+    assert caps.check_question_endings(_many('recollection_initialize', asking)) == []
+    mixed = ['今天怎么样？'] * (n * 2 // 5) + ['慢慢来就好。'] * (n - n * 2 // 5)
+    assert caps.check_question_endings(_many('dialogue_base', mixed)) == []
+    # A trailing stage direction or ～ does not hide the question.
+    assert caps.ends_with_question('要不要一起试试？（笑）') and caps.ends_with_question('好不好呀？～')
+
+
+def test_reference_opener_counts_the_user_name_as_one_opening():
+    n = T.MIN_RECORDS_FOR_SHARE
+    named = _many('itinerary_initialize', [f'（擦杯子）小雨{k}，今天降温了，出门多穿点。' for k in range(n)],
+                  inputs={'user_name': '林小雨'})
+    found = caps.check_reference_openers(named)
+    assert checks(found) == ['dist.reference_opener'] and "'<user name>'" in found[0].message
+    varied = _many('itinerary_initialize', [f'{w}，今天降温了。' for w in '春夏秋冬甲乙丙丁戊己庚辛壬癸子丑寅卯辰巳'[:n]],
+                   inputs={'user_name': '林小雨'})
+    assert caps.check_reference_openers(varied) == []
+
+
+def test_persona_tic_share_is_capped():
+    n = T.MIN_RECORDS_FOR_SHARE
+    ticky = _many('dialogue_base', [f'嗯……第{k}次了，别急。' for k in range(n)], persona='chen_yinuo')
+    found = caps.check_persona_tics(ticky)
+    assert checks(found) == ['dist.persona_tic'] and "'……'" in found[0].message
+    plain = _many('dialogue_base', [f'第{k}次了，别急。' for k in range(n)], persona='chen_yinuo')
+    assert caps.check_persona_tics(plain) == []
+
+
+def test_persona_template_openings_are_named_per_record():
+    n = T.MIN_RECORDS_FOR_TEMPLATE
+    days = [f'今天，丁雨彤上午补觉，下午去菜场买了{k}样菜。' for k in range(n)]
+    found = caps.check_persona_templates(_many('itinerary_basic', days, persona='ding_yutong'),
+                                         {'ding_yutong': '丁雨彤'})
+    assert len(found) == n and all(f.check == 'dist.persona_template' for f in found)
+    assert "'上午补觉'" in found[0].message
+    varied = [f'今天，丁雨彤{w}，下午去菜场。' for w in ('上午补觉', '早起晨跑', '去医院交班', '在家包饺子',
+                                                  '整理衣柜', '陪猫晒太阳', '读完一本小说', '学做蛋糕')]
+    assert caps.check_persona_templates(_many('itinerary_basic', varied, persona='ding_yutong'),
+                                        {'ding_yutong': '丁雨彤'}) == []
+
+
+def test_instruction_shape_uses_the_task_checks_counting():
+    two = rec('itinerary_feedback', {'current_activity': '泡茶', 'user_feedback': '好香'},
+              reference='这是今年的新茶。你也泡一杯试试。')
+    one = rec('itinerary_feedback', {'current_activity': '泡茶', 'user_feedback': '好香'},
+              reference='这是今年的新茶，你也泡一杯试试吧～')
+    found = caps.check_instruction_shape(two)
+    assert checks(found) == ['shape.instruction'] and 'sentences' in found[0].message
+    assert caps.check_instruction_shape(one) == []
+
+# ------------------------------------------------------------------ register
+
+
+def test_register_markers_and_verdict():
+    assert register.register_of('啊啊啊又被老板骂了') == 'chat'
+    assert register.register_of('下班了吗') == 'chat'  # short and no closing 。
+    assert register.register_of('好累。') == 'chat'  # very short
+    assert register.register_of('我最近在考虑换工作的事情。') == 'written'  # short but composed
+    assert register.register_of('我最近在考虑是否应该换一份离家更近的工作，因为通勤实在太消耗精力了。') == 'written'
+    # A long message does not become chat by a particle or ？？ added.
+    assert register.register_of('我最近在考虑是否应该换一份离家更近的工作，因为通勤实在太消耗精力了啊？？') == 'written'
+    assert register.register_markers('好。') == {'short': True, 'very_short': True, 'open_end': False,
+                                               'colloquial': False}
+
+
+def test_register_tag_must_be_present_and_agree():
+    tagged = rec('dialogue_emotion', {'history': [], 'user_message': '烦死了今天'}, tags={'register': 'chat'})
+    untagged = rec('dialogue_emotion', {'history': [], 'user_message': '烦死了今天'})
+    wrong = rec('dialogue_emotion', {'history': [], 'user_message': '烦死了今天'}, tags={'register': 'written'})
+    assert register.check_register_tag(tagged) == []
+    assert checks(register.check_register_tag(untagged)) == ['dist.register']
+    assert "measures 'chat'" in register.check_register_tag(wrong)[0].message
+    assert register.check_register_tag(rec('itinerary_feedback', {'user_feedback': 'x'})) == []
+
+
+def test_register_quota_per_subtask():
+    n = T.MIN_RECORDS_FOR_SHARE
+    written = '我最近在考虑是否应该换一份离家更近的工作，因为通勤实在太消耗精力了。'
+    group = [rec('dialogue_base', {'user_message': written}, line=k + 1) for k in range(n)]
+    found = register.check_register_quota(group)
+    assert checks(found) == ['dist.register_quota'] and '0 of 20' in found[0].message
+    chatty = int(n * T.MIN_CHAT_REGISTER_SHARE) + 1
+    for r in group[:chatty]:
+        r.data['inputs']['user_message'] = '烦死了啊'
+    assert register.check_register_quota(group) == []
+
+# ------------------------------------------------------------------ probe shape
+
+
+def _probe(k, n_turns, key, line):
+    history = [{'role': 'user' if i % 2 == 0 else 'assistant', 'content': f'第{i}句'} for i in range(n_turns)]
+    return rec('probe_context_aware', {'history': history, 'user_message': '那我怎么办'},
+               tags={'key_turn': str(key)}, line=line, rid=f'p-{k}')
+
+
+def test_key_fact_turn_must_be_tagged_and_a_user_turn():
+    assert "no tags.key_turn" in distribution.key_turn(rec('probe_context_aware', {'history': []}))[1]
+    assert 'not a user turn' in distribution.key_turn(_probe(0, 6, 1, 1))[1]
+    assert 'outside the history' in distribution.key_turn(_probe(0, 6, 8, 1))[1]
+    assert distribution.key_turn(_probe(0, 6, 2, 1)) == (2, None)
+
+
+def test_key_fact_positions_are_spread_and_long_histories_present():
+    early = [_probe(k, 8, 0, k + 1) for k in range(10)]
+    found = distribution.check_key_fact_position(early)
+    assert [f.check for f in found] == ['dist.key_fact_position'] * 2
+    assert 'early' in found[0].message and '20+ turns' in found[1].message
+    spread = ([_probe(k, 22, 0, k + 1) for k in range(4)] + [_probe(k, 8, 4, k + 5) for k in range(3)]
+              + [_probe(k, 8, 6, k + 8) for k in range(3)])
+    assert distribution.check_key_fact_position(spread) == []
