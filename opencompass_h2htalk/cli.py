@@ -23,6 +23,7 @@ import argparse
 import functools
 import os
 import sys
+from collections import Counter
 from typing import List, Optional
 
 from .data.loader import (DATA_VERSION, DATASET_NAME, ManifestError, check_data_dir, load_rows, read_manifest,
@@ -77,6 +78,10 @@ def _audit(data_dir: str, semantic: bool, embedder: str, report: bool = False) -
     print(f'\naudit of {data_dir}: {result.n_records} records, {len(result.findings)} findings')
     for check, n in counts.items():
         print(f'  {check:{width}s} {n:5d}{"  FAIL" if n else ""}')
+    if result.reviewed:
+        per = Counter(f.check for f in result.reviewed)
+        print(f'reviewed (read and judged not defects, audit_reviewed.json): '
+              + ', '.join(f'{k} {n}' for k, n in sorted(per.items())))
     for notice in result.notices:
         print(f'note: {notice}')
     if report:

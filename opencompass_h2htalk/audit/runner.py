@@ -10,7 +10,7 @@ from typing import Dict, List, Optional, Set, Tuple
 
 from ..data.paths import require_data_dir
 from ..data.schema import TOP_LEVEL_FIELDS, ScenarioError, decode_jsonl, read_json, validate_record
-from . import caps, chains, distribution, duplicates, grounding, hygiene, register, safety, shape, slots, user_facts, world
+from . import caps, chains, reviewed as reviewed_mod, distribution, duplicates, grounding, hygiene, register, safety, shape, slots, user_facts, world
 from .frame import Frame, load_frame
 from .model import Finding, Record
 
@@ -27,7 +27,7 @@ CHECKS = (
     'dist.length_spread', 'dist.opener_template', 'dist.context_distance', 'dist.key_fact_position',
     'dist.question_ending', 'dist.reference_opener', 'dist.persona_tic', 'dist.persona_template',
     'dist.register', 'dist.register_quota', 'dist.vocab', 'dist.user_name_quota', 'dist.motif_quota',
-    'dist.min_cell', 'chain.stages', 'chain.link',
+    'dist.min_cell', 'chain.stages', 'chain.link', 'audit.reviewed',
 )
 #: Checks that need the sampling frame, the embedder, or chains; skipped (with a notice) when those are absent.
 FRAME_CHECKS = ('dist.vocab', 'dist.user_name_quota', 'dist.motif_quota', 'dist.min_cell')
@@ -44,6 +44,7 @@ class AuditResult:
     skipped: List[str] = field(default_factory=list)
     records: List[Record] = field(default_factory=list)  # the schema-valid records the checks ran on
     frame: Optional[Frame] = None  # the sampling frame, when the data directory has one
+    reviewed: List[Finding] = field(default_factory=list)  # findings a reader judged not defects (audit_reviewed.json)
 
     def counts(self) -> Dict[str, int]:
         """Findings per check, every check that ran included (zeros too)."""
@@ -147,6 +148,7 @@ def run_audit(data_dir: str, encode: Optional[duplicates.Encode] = None) -> Audi
         FileNotFoundError: ``data_dir`` holds no scenario file.
         ScenarioError: ``personas.json`` cannot be read (the message names it).
         FrameError: ``frame.json`` exists but is malformed.
+        ScenarioError: ``audit_reviewed.json`` is malformed (the message names the entry).
     """
     require_data_dir(data_dir)
     if not glob.glob(os.path.join(data_dir, '*.jsonl')):
@@ -212,6 +214,7 @@ def run_audit(data_dir: str, encode: Optional[duplicates.Encode] = None) -> Audi
         notices.append('no chained records (schema 1.1 chain/stage): chain checks skipped')
     else:
         findings += chains.check_chains(records, reported=bad_chains)
+    findings, reviewed = reviewed_mod.apply_reviews(findings, records, reviewed_mod.load_reviews(data_dir), data_dir)
     order = {p: k for k, p in enumerate(sorted({f.path for f in findings}))}
     findings.sort(key=lambda f: (order[f.path], f.line, CHECKS.index(f.check) if f.check in CHECKS else 99))
-    return AuditResult(data_dir, len(records), findings, notices, skipped, records, frame)
+    return AuditResult(data_dir, len(records), findings, notices, skipped, records, frame, reviewed)

@@ -235,3 +235,37 @@ def test_key_fact_positions_are_spread_and_long_histories_present():
     spread = ([_probe(k, 22, 0, k + 1) for k in range(4)] + [_probe(k, 8, 4, k + 5) for k in range(3)]
               + [_probe(k, 8, 6, k + 8) for k in range(3)])
     assert distribution.check_key_fact_position(spread) == []
+
+# ------------------------------------------------------------------ reviewed findings
+
+
+def _reviewed_dir(tmp_path, entries):
+    import json
+    (tmp_path / 'audit_reviewed.json').write_text(json.dumps({'reviewed': entries}, ensure_ascii=False),
+                                                  encoding='utf-8')
+    return str(tmp_path)
+
+
+def test_a_reviewed_finding_is_set_aside_and_a_stale_review_is_a_finding(tmp_path):
+    from opencompass_h2htalk.audit import reviewed
+    r = rec('dialogue_base', {'history': [], 'user_message': '周末想出去走走'}, reference='拉上嫂子一起去公园转转吧。')
+    findings = user_facts.check_user_facts(r)
+    why = 'the user calls her neighbour 嫂子 in the persona-free sense; not a relative'
+    d = _reviewed_dir(tmp_path, [{'id': r.id, 'check': 'grounding.user_fact', 'match': "'嫂子'", 'why': why},
+                                 {'id': 'dialogue_base-999', 'check': 'grounding.user_fact', 'match': "'老公'",
+                                  'why': why}])
+    kept, done = reviewed.apply_reviews(findings, [r], reviewed.load_reviews(d), d)
+    assert done == findings
+    assert checks(kept) == ['audit.reviewed'] and 'reviewed[1]' in kept[0].message
+
+
+def test_only_lexical_checks_can_be_reviewed_and_a_reason_is_required(tmp_path):
+    import pytest
+    from opencompass_h2htalk.audit import reviewed
+    from opencompass_h2htalk.data.schema import ScenarioError
+    d = _reviewed_dir(tmp_path, [{'id': 'x', 'check': 'dist.register', 'match': 'x', 'why': 'a long enough reason'}])
+    with pytest.raises(ScenarioError, match='cannot be reviewed'):
+        reviewed.load_reviews(d)
+    d = _reviewed_dir(tmp_path, [{'id': 'x', 'check': 'grounding.user_fact', 'match': 'x', 'why': 'fine'}])
+    with pytest.raises(ScenarioError, match='why'):
+        reviewed.load_reviews(d)
