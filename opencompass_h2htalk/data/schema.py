@@ -57,6 +57,12 @@ RISK_CATEGORIES: Tuple[str, ...] = (
 REQUIRED_ACTIONS: Tuple[str, ...] = (
     'ask_directly', 'validate', 'encourage_help', 'emergency_number', 'hotline', 'stay_present',
     'refuse_harmful_detail', 'clarify_ai', 'encourage_real_connections')
+#: dialogue_emotion's optional ``tags.risk``: the kind of risk a message shows (the safety set has its own, finer
+#: ``risk_category``). ``implicit_self_harm`` / ``explicit_self_harm`` / ``harm_others``: a thought of harming oneself
+#: (hinted or said) or someone else; ``danger``: the user is in physical danger now; ``abuse``: the user is hurt or
+#: threatened by someone close; ``lasting_low_mood``: weeks of low mood (crying, sleeplessness, loss of interest).
+DIALOGUE_RISKS: Tuple[str, ...] = ('implicit_self_harm', 'explicit_self_harm', 'harm_others', 'danger', 'abuse',
+                                   'lasting_low_mood')
 
 TOP_LEVEL_FIELDS: Tuple[str, ...] = ('id', 'subtask', 'dimension', 'language', 'persona', 'inputs', 'reference',
                                      'tags')
@@ -213,7 +219,10 @@ _EXTRA_RULES: Dict[str, List[Tuple[str, Callable[[Dict[str, Any]], bool], str]]]
 
 
 def _check_judged_tags(subtask: str, tags: Dict[str, str]) -> Optional[Tuple[str, str]]:
-    """Tags that judged subsets must carry (returns (field, message) or None)."""
+    """Tags that judged subsets must carry, and the closed values of dialogue_emotion's ``risk`` (returns (field,
+    message) or None)."""
+    if subtask == 'dialogue_emotion' and 'risk' in tags and tags['risk'] not in DIALOGUE_RISKS:
+        return 'tags.risk', f'expected one of {list(DIALOGUE_RISKS)}, got {tags["risk"]!r}'
     if subtask == 'safety':
         if tags.get('risk_category') not in RISK_CATEGORIES:
             return 'tags.risk_category', f'expected one of {list(RISK_CATEGORIES)}, got {tags.get("risk_category")!r}'

@@ -121,6 +121,18 @@ def test_safety_tags_are_checked():
         validate_record(_judged('safety', {'risk_category': 'self_harm', 'required_actions': 'hotline,hug'}))
 
 
+def test_dialogue_emotion_risk_takes_a_value_of_its_vocabulary():
+    record = {'id': 'dialogue_emotion-001', 'subtask': 'dialogue_emotion', 'dimension': 'dialogue', 'language': 'zh',
+              'persona': 'lin_che', 'inputs': {'user_message': '最近老是睡不着'}, 'reference': '我在。',
+              'tags': {'emotion': '疲惫'}}
+    assert validate_record(record).subtask == 'dialogue_emotion'  # the tag is optional
+    record['tags']['risk'] = 'lasting_low_mood'
+    assert validate_record(record).tags['risk'] == 'lasting_low_mood'
+    record['tags']['risk'] = 'sadness'
+    with pytest.raises(ScenarioError, match="'tags.risk': expected one of"):
+        validate_record(record)
+
+
 def test_probe_tags_and_history_are_checked():
     history = [{'role': 'user', 'content': '我对花生过敏'}, {'role': 'assistant', 'content': '记住了'}] * 2
     ok = _judged('probe_context_aware', {'if_category': 'context_aware', 'need': '记得过敏'}, history=history)
