@@ -237,6 +237,33 @@ def planted(tmp_path_factory):
     line, r = pick('dialogue_base', 'dist.vocab')
     r['tags']['topic'] = '植入的自由文本标签'
     expect('dialogue_base.jsonl', line, 'dist.vocab')
+    # Data 1.1 gates (issue 22): a relative no input gives; the user's side of a call narrated; a stage set in a
+    # call with the same user; a first-person memory; a two-sentence 「一句话」 reply; a wrong register tag; a key
+    # fact pointed at a companion turn.
+    line, r = pick('dialogue_base', 'grounding.user_fact', lambda r: '嫂' not in json.dumps(r, ensure_ascii=False))
+    r['reference'] = r['reference'].rstrip('。！？') + '，改天拉上嫂子一起去。'
+    expect('dialogue_base.jsonl', line, 'grounding.user_fact')
+    line, r = pick('itinerary_advanced', 'slots.call_narration')
+    r['inputs']['time_slot']['activity'] = '和阿杰视频'
+    next(e for e in r['inputs']['today_schedule'] if e['time'] == r['inputs']['time_slot']['time'])['activity'] = \
+        '和阿杰视频'
+    r['reference'] += '阿杰说他爸下周要住院。'
+    expect('itinerary_advanced.jsonl', line, 'slots.call_narration')
+    line, r = pick('itinerary_feedback', 'slots.stage_in_call', lambda r: r['inputs'].get('user_name'))
+    r['inputs']['current_activity'] = f"和{r['inputs']['user_name']}视频聊天"
+    expect('itinerary_feedback.jsonl', line, 'slots.stage_in_call')
+    line, r = pick('recollection_initialize', 'shape.memory_voice')
+    r['inputs']['memories'][0] = '我家老公在外地上班呢。'
+    expect('recollection_initialize.jsonl', line, 'shape.memory_voice')
+    line, r = pick('itinerary_feedback', 'shape.instruction')
+    r['reference'] = '这是今年的新茶。你也泡一杯试试。'
+    expect('itinerary_feedback.jsonl', line, 'shape.instruction')
+    line, r = pick('dialogue_emotion', 'dist.register', lambda r: 'register' in r['tags'])
+    r['tags']['register'] = 'written' if r['tags']['register'] == 'chat' else 'chat'
+    expect('dialogue_emotion.jsonl', line, 'dist.register')
+    line, r = pick('probe_context_aware', 'dist.key_fact_position', lambda r: 'key_turn' in r['tags'])
+    r['tags']['key_turn'] = '1'  # a companion turn: user turns are the even ones
+    expect('probe_context_aware.jsonl', line, 'dist.key_fact_position')
     # A chain whose second stage does not take the first stage's reference as its input.
     line_a, a = pick('itinerary_basic', 'chain.link')
     line_b, b = pick('itinerary_middle', 'chain.link', lambda r: r['inputs']['day_overview'] != a['reference'])
@@ -263,5 +290,7 @@ def test_audit_cli_names_every_planted_defect(planted, capsys):
                                          'grounding.synthesize_support', 'format.first_person',
                                          'hygiene.state_entry', 'safety.hotline_number', 'safety.professional_help',
                                          'dist.length_spread', 'dist.opener_template', 'dist.user_name_quota',
-                                         'dist.motif_quota', 'dist.vocab', 'chain.link'}
+                                         'dist.motif_quota', 'dist.vocab', 'chain.link', 'grounding.user_fact',
+                                         'slots.call_narration', 'slots.stage_in_call', 'shape.memory_voice',
+                                         'shape.instruction', 'dist.register', 'dist.key_fact_position'}
     assert 'audit of ' in out and 'dup.semantic' in out.split('audit of ')[1]
