@@ -53,6 +53,22 @@ USER_FACT_FORMS: Dict[str, Tuple[Tuple[str, ...], ...]] = {
     ),
 }
 
+#: Words that give a fact without naming it, so they support it (never flagged themselves). Issue 22's labelled
+#: sample showed these false positives: 下班 when the memories give the user's job; 孩子 for a given grandson,
+#: baby or pupils; a partner implied by a pregnancy, in-laws or a wedding.
+_JOB = ('上班', '工作', '单位', '公司', '同事', '老板', '领导', '客户', '岗', '工位', '值班', '夜班', '白班', '轮班',
+        '店里', '门店', '开店', '护士', '医生', '教练', '老师', '司机', '工程师', '设计师', '程序员', '会计', '销售',
+        '主播', '厨师', '骑手', '快递', '外卖', '职员', '员工', '实习', '工地', '厂', '律所', '编辑', '记者', '科室')
+_CHILD = ('孙子', '孙女', '外孙', '宝宝', '小孩', '孩子', '娃', '儿子', '女儿', '闺女', '学生', '侄', '外甥', '幼儿园',
+          '家长会', '班主任', '月子', '怀孕', '带娃', '上学', '小学', '初中', '高中')
+_PARTNER = ('怀孕', '孕', '婆家', '婆婆', '公公', '岳父', '岳母', '丈母娘', '老丈人', '结婚', '婚礼', '老伴', '两口子',
+            '另一半', '媳妇', '对象', '老公', '老婆', '丈夫', '妻子', '爱人', '那口子', '家那位')
+EXTRA_SUPPORT: Dict[str, Tuple[str, ...]] = {
+    '下班': _JOB, '下了班': _JOB, '加班': _JOB,
+    '孩子': _CHILD, '娃': _CHILD, '小孩': _CHILD,
+    '老公': _PARTNER, '丈夫': _PARTNER, '爱人': _PARTNER, '老婆': _PARTNER, '妻子': _PARTNER, '媳妇': _PARTNER,
+}
+
 #: Subtasks whose reference must stick to its inputs (recollection_synthesize has its own support check;
 #: itinerary_middle only restates its overview).
 USER_FACT_SUBTASKS = frozenset({
@@ -99,6 +115,8 @@ def _all_forms() -> List[Tuple[str, str, Tuple[str, ...]]]:
             for form in group:
                 support.setdefault(form, set()).update(group)
                 kinds.setdefault(form, kind)
+    for form, extra in EXTRA_SUPPORT.items():
+        support[form].update(extra)
     for form, spoken in _SPOKEN.items():
         support[form].add(spoken)
         if form in ('爸妈', '父母'):
