@@ -28,7 +28,7 @@ DATASET_NAME = 'H2HTalk-Open'
 #: Version of the bundled data (docs/data_changelog.md); results record it, and scores of two versions are not
 #: comparable. ``write_manifest`` keeps a manifest's own version and uses this one only for a new manifest of the
 #: bundled directory itself; a new manifest anywhere else needs an explicit name and version.
-DATA_VERSION = '1.0.0'
+DATA_VERSION = '1.1.0'
 
 
 class ManifestError(RuntimeError):
@@ -122,7 +122,7 @@ def _manifest_label(data_dir: str, version: Optional[str], name: Optional[str]) 
     """The ``(name, version)`` a rewritten manifest records: the given ones, else the existing manifest's, else
     (bundled directory only) :data:`DATASET_NAME` and :data:`DATA_VERSION`.
 
-    A new manifest over other data must not call it H2HTalk-Open 1.0.0: results record name and version, and
+    A new manifest over other data must not call it the bundled release (H2HTalk-Open at DATA_VERSION): results record name and version, and
     scores are compared only within one version.
     """
     path = os.path.join(data_dir, MANIFEST_NAME)
