@@ -37,8 +37,11 @@ def test_a_planted_defect_is_listed_with_its_id(tmp_path, capsys):
     assert 'probe_context_aware' not in out  # --subtask limits the run
 
 
-def test_below_the_minimum_exits_1_with_a_reason(capsys):
-    assert main(['checks', '--subtask', 'itinerary_feedback', '--failures', '0', '--min', '100']) == 1
+def test_below_the_minimum_exits_1_with_a_reason(tmp_path, capsys):
+    def three_sentences(records):
+        records[0]['reference'] = '我在院子里给麦麦梳毛。毛掉了一地。你家也有掉毛怪吗？'
+    data = _data_with(tmp_path, 'itinerary_feedback', three_sentences)
+    assert main(['checks', str(data), '--subtask', 'itinerary_feedback', '--failures', '0', '--min', '100']) == 1
     err = capsys.readouterr().err
     assert 'below --min 100 %' in err and 'docs/checks.md' in err
 

@@ -49,13 +49,18 @@ def far_context_share(data_dir: str) -> float:
 
 
 def refine_problems(data_dir: str) -> List[str]:
-    init = {m for r in _records('recollection_initialize', data_dir) for m in r['inputs']['memories']}
+    """Refine references without 我, and refine memories reused word for word by another scenario's opener (the
+    same chain's stage 4 receives its stage-3 memory by the chain contract, data 1.1)."""
+    init = {}
+    for r in _records('recollection_initialize', data_dir):
+        for m in r['inputs']['memories']:
+            init.setdefault(m, set()).add(r.get('chain'))
     out = []
     for r in _records('recollection_refine', data_dir):
         if '我' not in r['reference']:
             out.append(f"{r['id']}: no 我 (the instruction asks for the user's first person)")
         out += [f"{r['id']}: memory reused verbatim in recollection_initialize" for m in r['inputs']['memories']
-                if m in init]
+                if m in init and (r.get('chain') is None or init[m] != {r.get('chain')})]
     return out
 
 
