@@ -80,7 +80,7 @@ def _audit(data_dir: str, semantic: bool, embedder: str, report: bool = False) -
         print(f'  {check:{width}s} {n:5d}{"  FAIL" if n else ""}')
     if result.reviewed:
         per = Counter(f.check for f in result.reviewed)
-        print(f'reviewed (read and judged not defects, audit_reviewed.json): '
+        print('reviewed (read and judged not defects, audit_reviewed.json): '
               + ', '.join(f'{k} {n}' for k, n in sorted(per.items())))
     for notice in result.notices:
         print(f'note: {notice}')

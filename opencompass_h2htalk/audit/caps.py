@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional
 
 from ..checks.base import Context
 from ..checks.shape import check_length, check_sentences, shape_names

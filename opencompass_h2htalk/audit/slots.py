@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from typing import Dict, List, Optional
 
 from . import thresholds as T

@@ -3,7 +3,7 @@ inputs give them."""
 from __future__ import annotations
 
 import re
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Dict, Iterable, List, Tuple
 
 from .model import Finding, Record
 
@@ -215,7 +215,3 @@ def check_user_facts(record: Record, persona_name: str = '', persona_text: str =
     return [record.finding('grounding.user_fact', f'reference names the user\'s {kind} {form!r} ("{clause}"), '
                                                   f'which no input gives') for kind, form, clause in found]
 
-
-def precision(labels: Dict[str, bool]) -> Optional[float]:
-    """Share of labelled findings that are real defects (None for no labels)."""
-    return sum(labels.values()) / len(labels) if labels else None
