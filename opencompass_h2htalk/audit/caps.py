@@ -7,13 +7,12 @@ import re
 from collections import Counter, defaultdict
 from typing import Callable, Dict, List, Optional
 
-from ..checks.base import Context
-from ..checks.shape import check_length, check_sentences, shape_names
+from ..checks.base import Context, without_actions
+from ..checks.shape import shape_checks
 from . import thresholds as T
-from .model import Finding, Record
+from .model import Finding, Record, user_names
 
 _ACTION = re.compile(r'^\s*(?:（[^（）]*）|\([^()]*\))\s*')
-_ANY_ACTION = re.compile(r'（[^（）]*）|\([^()]*\)')
 #: References that are free replies to or messages for the user (not formats such as schedules, memory lines or
 #: the user's own first-person line).
 FREE_TEXT = ('dialogue_base', 'dialogue_emotion', 'dialogue_schedule', 'recollection_initialize',
@@ -28,7 +27,7 @@ TICS = ('……', '～', '哈哈', '嘿嘿', '呀', '啦', '嘛', '哦', '！')
 
 def ends_with_question(reference: str) -> bool:
     """Whether the reply's last sentence (stage directions and trailing ～ set aside) is a question."""
-    text = _ANY_ACTION.sub('', reference).strip().rstrip('～~ 　')
+    text = without_actions(reference).strip().rstrip('～~ 　')
     return text.endswith(('？', '?'))
 
 
@@ -36,8 +35,7 @@ def opener(record: Record) -> str:
     """'<user name>' for a reply that opens (after a stage direction) by calling the user by name, else its first
     two characters."""
     text = _ACTION.sub('', record.reference).strip()
-    name = record.inputs.get('user_name')
-    if isinstance(name, str) and name and (text.startswith(name) or (len(name) >= 3 and text.startswith(name[-2:]))):
+    if any(text.startswith(n) for n in user_names(record)):
         return '<user name>'
     return text[:2]
 
@@ -134,14 +132,9 @@ def check_persona_templates(records: List[Record], persona_names: Dict[str, str]
 
 def check_instruction_shape(record: Record) -> List[Finding]:
     """The reference keeps its instruction's length and sentence bounds (the task checks' own counting)."""
-    language = str(record.data.get('language') or 'zh')
-    names = shape_names(record.subtask, language)
-    if not names or not record.reference.strip():
+    if not record.reference.strip():
         return []
-    ctx = Context(subtask=record.subtask, inputs=record.inputs, language=language, tags=record.tags)
-    out = []
-    for name in names:
-        result = check_length(record.reference, ctx) if name == 'length' else check_sentences(record.reference, ctx)
-        if result.passed is False:
-            out.append(record.finding('shape.instruction', f'{name}: {result.reason}'))
-    return out
+    ctx = Context(subtask=record.subtask, inputs=record.inputs, language=str(record.data.get('language') or 'zh'),
+                  tags=record.tags)
+    return [record.finding('shape.instruction', f'{r.name}: {r.reason}')
+            for r in shape_checks(record.reference, ctx) if r.passed is False]

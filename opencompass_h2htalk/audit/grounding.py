@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import re
-from typing import Iterable, List, Optional, Tuple
+from typing import List, Optional, Tuple
 
 from . import thresholds as T
-from .model import Finding, Record, schedule, user_turns
+from .model import Finding, Record, all_strings, schedule, user_turns
 from .text import char_ngrams, clock_minutes, entities, fact_words, normalize, parse_hhmm
 
 HORIZONS = ('短期', '中期', '长期')
@@ -89,24 +89,13 @@ def check_synthesize(record: Record) -> List[Finding]:
 NO_NEW_FACTS = ('recollection_refine', 'recollection_initialize', 'itinerary_initialize')
 
 
-def _strings(value) -> Iterable[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _strings(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _strings(v)
-
-
 def check_new_facts(record: Record, persona_text: str) -> List[Finding]:
     """refine / recollection_initialize / itinerary_initialize add no names, numbers, dates or places beyond
     their inputs and the persona description."""
     if record.subtask not in NO_NEW_FACTS:
         return []
     # 十个小时 and 十小时 are one fact: compare without the measure word 个.
-    sources = normalize('\n'.join(list(_strings(record.inputs)) + [persona_text])).replace('个', '')
+    sources = normalize('\n'.join(list(all_strings(record.inputs)) + [persona_text])).replace('个', '')
     new = [e for e in entities(record.reference) if normalize(e) and normalize(e).replace('个', '') not in sources]
     if not new:
         return []

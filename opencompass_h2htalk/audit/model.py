@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, Iterable, List, Optional
 
 
 @dataclass(frozen=True)
@@ -92,3 +92,24 @@ def schedule(record: Record) -> List[Dict[str, str]]:
     entries = record.inputs.get('today_schedule') or []
     return [e for e in entries if isinstance(e, dict) and isinstance(e.get('time'), str)
             and isinstance(e.get('activity'), str)]
+
+
+def all_strings(value: Any) -> Iterable[str]:
+    """Every string inside a JSON value (a record's inputs: messages, memories, schedule entries...)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from all_strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from all_strings(v)
+
+
+def user_names(record: Record) -> List[str]:
+    """How a reference may call the user: ``user_name`` and, for a name of three or more characters, its last two
+    (the usual 称呼: 林小雨 -> 小雨); empty without a name."""
+    name = record.inputs.get('user_name')
+    if not isinstance(name, str) or not name:
+        return []
+    return [name, name[-2:]] if len(name) >= 3 else [name]

@@ -5,7 +5,7 @@ import re
 from typing import Dict, List, Optional
 
 from . import thresholds as T
-from .model import Finding, Record
+from .model import Finding, Record, user_names
 
 #: A call or chat: the companion is talking with someone at a distance (world policy allows it; a slot spent on
 #: it is the user's story, not the companion's).
@@ -61,13 +61,6 @@ def check_call_narration(record: Record) -> List[Finding]:
     return out
 
 
-def _names(record: Record) -> List[str]:
-    name = record.inputs.get('user_name')
-    if not isinstance(name, str) or not name:
-        return []
-    return [name, name[-2:]] if len(name) >= 3 else [name]
-
-
 def _with_user(activity: str, names: List[str]) -> bool:
     return is_call(activity) and any(n in activity for n in names)
 
@@ -83,7 +76,7 @@ def check_stage_in_call(records: List[Record]) -> List[Finding]:
     for r in records:
         if r.subtask not in ('itinerary_feedback', 'itinerary_initialize'):
             continue
-        names = _names(r)
+        names = user_names(r)
         current = r.inputs.get('current_activity')
         if isinstance(current, str) and _with_user(current, names):
             out.append(r.finding('slots.stage_in_call', f'current_activity {current!r} is a call with the user '

@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 from typing import Dict, Iterable, List, Tuple
 
-from .model import Finding, Record
+from ..checks.base import without_actions
+from .model import Finding, Record, all_strings, schedule, user_names
+from .slots import call_partners
 
 #: The closed list of user-fact kinds and their Chinese surface forms. Each tuple is one fact: any of its forms
 #: in the inputs supports any of its forms in the reference (老公 in the history grounds 丈夫 in the reply). Forms
@@ -83,8 +85,6 @@ USER_FACT_SUBTASKS = frozenset({
     'itinerary_basic', 'itinerary_advanced', 'itinerary_feedback', 'itinerary_initialize', 'safety',
     'probe_implicit_help', 'probe_ambiguous', 'probe_context_aware'})
 
-#: Stage directions are the companion's own side and are not statements about the user.
-_ACTION = re.compile(r'（[^（）]*）|\([^()]*\)')
 _CLAUSE = re.compile(r'[，。！？；、,.!?;\n～~…]+')
 #: 「你这孩子」「大厨姐姐」: a form right after 你这/这 or another noun-like address is a way of calling the user,
 #: not a relative.
@@ -93,17 +93,6 @@ _ADDRESS = re.compile(r'(?:你这|您这|这|大厨|小)$')
 #: 你/您 or the user's name) names the companion's own life, which `world.persona_fact` governs.
 _SELF = re.compile(r'我|咱')
 _YOU = re.compile(r'你|您')
-
-
-def _strings(value) -> Iterable[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _strings(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _strings(v)
 
 
 #: What the user says in the first person supports the fact too: 我妈 grounds 妈妈, 我哥 grounds 哥哥.
@@ -139,7 +128,6 @@ _FORMS = _all_forms()
 #: it names the user (itinerary_basic's user_name) or a person the companion is on a call with in its schedule
 #: (itinerary_advanced has no user name); neighbours and customers of the companion's world are not the user.
 THIRD_PERSON_SUBTASKS = frozenset({'itinerary_basic', 'itinerary_advanced'})
-_CALL_PARTNER = re.compile(r'(?:和|跟|给|陪)([\u4e00-\u9fff]{1,4}?)(?:视频|通话|打电话|打视频|语音|连麦|聊天|聊)')
 
 #: Relations are facts even without a pronoun (「拉上嫂子」 presumes the user has one); the other kinds are too
 #: often advice or talk about a third party (「去医院看看」, 「柯基胃不舒服」), so they count only in a clause
@@ -161,7 +149,7 @@ def unsupported_user_facts(reference: str, sources: str, user_names: Iterable[st
     Returns:
         (kind, form, clause) per unsupported fact, in text order, each form once.
     """
-    text = _ACTION.sub('', reference)
+    text = without_actions(reference)  # stage directions are the companion's own side, not statements about the user
     names = [n for n in user_names if n]
     selves = [n for n in self_names if n]
     out: List[Tuple[str, str, str]] = []
@@ -193,15 +181,10 @@ def unsupported_user_facts(reference: str, sources: str, user_names: Iterable[st
 def _user_names(record: Record) -> List[str]:
     """The user's name and its last two characters (the usual 称呼), and in itinerary_advanced the people the
     companion calls in its schedule."""
-    names = []
-    name = record.inputs.get('user_name')
-    if isinstance(name, str) and name:
-        names += [name, name[-2:]] if len(name) >= 3 else [name]
+    names = user_names(record)
     if record.subtask == 'itinerary_advanced':
-        for entry in record.inputs.get('today_schedule') or []:
-            activity = entry.get('activity') if isinstance(entry, dict) else None
-            if isinstance(activity, str):
-                names += [m for m in _CALL_PARTNER.findall(activity) if len(m) >= 2]
+        for entry in schedule(record):
+            names += call_partners(entry['activity'])
     return names
 
 
@@ -209,7 +192,7 @@ def check_user_facts(record: Record, persona_name: str = '', persona_text: str =
     """A reference states a user fact (relation, health, work, place, event) only when the inputs give it."""
     if record.subtask not in USER_FACT_SUBTASKS:
         return []
-    sources = '\n'.join(list(_strings(record.inputs)) + [persona_name, persona_text])
+    sources = '\n'.join(list(all_strings(record.inputs)) + [persona_name, persona_text])
     found = unsupported_user_facts(record.reference, sources, _user_names(record), [persona_name],
                                    third_person=record.subtask in THIRD_PERSON_SUBTASKS)
     return [record.finding('grounding.user_fact', f'reference names the user\'s {kind} {form!r} ("{clause}"), '

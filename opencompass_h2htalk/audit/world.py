@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Dict, Iterable, List, Optional, Pattern, Tuple
+from typing import Dict, List, Optional, Pattern, Tuple
 
-from .model import Finding, Record, history, schedule
+from .model import Finding, Record, all_strings, history, schedule
 from .text import quoted_names
 
 #: A policy phrase preceded in its clause by a negation is a refusal, not a breach: 「周六没法去车站接你」.
@@ -147,20 +147,9 @@ def persona_facts(personas: Dict[str, Tuple[str, str]]) -> Dict[str, List[str]]:
     return out
 
 
-def _all_strings(value) -> Iterable[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _all_strings(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _all_strings(v)
-
-
 def check_persona_facts(record: Record, facts: Dict[str, List[str]]) -> List[Finding]:
     """A record of persona P mentions no fixed fact (name, pet, shop…) of another persona."""
-    text = '\n'.join(list(_all_strings(record.inputs)) + [record.reference])
+    text = '\n'.join(list(all_strings(record.inputs)) + [record.reference])
     out = []
     for pid, items in facts.items():
         if pid == record.persona:
