@@ -6,14 +6,13 @@ import re
 from collections import defaultdict
 from typing import Dict, List, Tuple
 
+from ..checks.base import length
 from . import thresholds as T
 from .model import Finding, Record
 
 #: Subtasks whose final user message is measured (the dialogue subtasks and the probes).
 REGISTER_SUBTASKS = ('dialogue_base', 'dialogue_emotion', 'dialogue_schedule', 'probe_implicit_help',
                      'probe_ambiguous', 'probe_context_aware')
-#: The `register` tag's values.
-REGISTERS = ('chat', 'written')
 #: Colloquial markers: modal particles, interjections, ～, repeated or trailing-off punctuation, emoji, laughter
 #: and common chat words. Each is rare in written Chinese prose and common in chat.
 COLLOQUIAL = re.compile(r'[啊呀吧呢嘛啦哈呗哦噢喔诶欸唉哎嗯呃咋啥嘞咯]|～|~|？？|！！|\?\?|!!|。。|…|\.\.\.|'
@@ -25,7 +24,7 @@ def register_markers(message: str) -> Dict[str, bool]:
     ``very_short`` (at most CHAT_REGISTER_VERY_SHORT), ``open_end`` (does not close with 。), ``colloquial`` (a
     COLLOQUIAL marker)."""
     m = message.strip()
-    n = len(re.sub(r'\s', '', m))
+    n = length(m)  # 字数 as the task checks count it: every character but whitespace
     return {'short': n <= T.CHAT_REGISTER_MAX_CHARS, 'very_short': n <= T.CHAT_REGISTER_VERY_SHORT,
             'open_end': not m.endswith('。'), 'colloquial': bool(COLLOQUIAL.search(m))}
 
