@@ -1,6 +1,6 @@
 """Loader for the sampling frame (``<data_dir>/frame.json``) that the quota and vocabulary checks read.
 
-Expected keys (extra keys, e.g. the user roster, are ignored)::
+Expected keys (extra keys are ignored; of the user roster ``users`` only each call name's age band is read)::
 
     {"version": "0.2.0",
      "vocab": {"emotion": [...], "topic": [...], "relationship": [...], "life_situation": [...]},
@@ -10,7 +10,7 @@ Expected keys (extra keys, e.g. the user roster, are ignored)::
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
 from ..data.frame import load_frame as read_frame_file
@@ -35,6 +35,7 @@ class Frame:
     max_user_name_share: float
     max_motif_share: float
     min_cell: int
+    ages_by_call: Dict[str, str] = field(default_factory=dict)  # the roster: call name -> age band (may be empty)
 
 
 def parse_frame(obj: Any, path: str = FRAME_FILE) -> Frame:
@@ -82,8 +83,13 @@ def parse_frame(obj: Any, path: str = FRAME_FILE) -> Frame:
         if key not in VOCAB_KEYS and (not isinstance(values, list) or not all(isinstance(v, str) and v
                                                                               for v in values)):
             raise fail(f'vocab.{key}', 'must be a list of non-empty strings')
+    # The roster is optional (a hand-made frame has none); only well-formed users count for the casting check.
+    users = obj.get('users') if isinstance(obj.get('users'), list) else []
+    ages = {u['call']: u['age_band'] for u in users if isinstance(u, dict) and isinstance(u.get('call'), str)
+            and isinstance(u.get('age_band'), str)}
     return Frame(path, obj['version'], {k: list(v) for k, v in vocab.items()}, list(motifs),
-                 float(quotas['max_user_name_share']), float(quotas['max_motif_share']), int(quotas['min_cell']))
+                 float(quotas['max_user_name_share']), float(quotas['max_motif_share']), int(quotas['min_cell']),
+                 ages)
 
 
 def load_frame(data_dir: str) -> Optional[Frame]:

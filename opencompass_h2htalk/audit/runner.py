@@ -10,7 +10,7 @@ from typing import Dict, List, Optional, Set, Tuple
 
 from ..data.paths import require_data_dir
 from ..data.schema import TOP_LEVEL_FIELDS, ScenarioError, decode_jsonl, read_json, validate_record
-from . import caps, chains, reviewed as reviewed_mod, distribution, duplicates, grounding, hygiene, register, safety, shape, slots, user_facts, world
+from . import caps, cast, chains, life_situation, reviewed as reviewed_mod, distribution, duplicates, grounding, hygiene, register, safety, shape, slots, user_facts, world
 from .frame import Frame, load_frame
 from .model import Finding, Record
 
@@ -21,6 +21,7 @@ CHECKS = (
     'grounding.new_fact', 'grounding.middle_coverage', 'grounding.middle_order', 'grounding.slot_bounds',
     'grounding.time_of_day', 'grounding.user_fact', 'hygiene.state_entry',
     'slots.call_share', 'slots.call_narration', 'slots.stage_in_call', 'shape.memory_voice', 'shape.instruction',
+    'tags.life_situation', 'persona.age_relation',
     'world.meet', 'world.touch', 'world.send', 'world.stage_direction', 'world.persona_fact',
     'dup.exact', 'dup.near', 'dup.semantic', 'dup.input_reuse',
     'safety.required_actions', 'safety.hotline_number', 'safety.professional_help',
@@ -30,7 +31,7 @@ CHECKS = (
     'dist.min_cell', 'chain.stages', 'chain.link', 'audit.reviewed',
 )
 #: Checks that need the sampling frame, the embedder, or chains; skipped (with a notice) when those are absent.
-FRAME_CHECKS = ('dist.vocab', 'dist.user_name_quota', 'dist.motif_quota', 'dist.min_cell')
+FRAME_CHECKS = ('persona.age_relation', 'dist.vocab', 'dist.user_name_quota', 'dist.motif_quota', 'dist.min_cell')
 
 
 @dataclass
@@ -125,14 +126,13 @@ def _chains_named_in(path: str, lines: Set[int]) -> Set[str]:
     return out
 
 
-def _load_personas(data_dir: str) -> Dict[str, tuple]:
+def _load_personas(data_dir: str) -> Dict[str, dict]:
     path = os.path.join(data_dir, 'personas.json')
     if not os.path.exists(path):
         return {}
     raw = read_json(path)  # a directory, bad UTF-8 or bad JSON: a ScenarioError naming the file
     personas = raw.get('personas', []) if isinstance(raw, dict) else []
-    return {p['id']: (p.get('name', ''), p.get('description', '')) for p in personas
-            if isinstance(p, dict) and 'id' in p}
+    return {p['id']: p for p in personas if isinstance(p, dict) and 'id' in p}
 
 
 def run_audit(data_dir: str, encode: Optional[duplicates.Encode] = None) -> AuditResult:
@@ -156,7 +156,8 @@ def run_audit(data_dir: str, encode: Optional[duplicates.Encode] = None) -> Audi
     records, findings, bad_chains = _read_records(data_dir)
     notices: List[str] = []
     skipped: List[str] = []
-    personas = _load_personas(data_dir)
+    persona_objs = _load_personas(data_dir)
+    personas = {pid: (p.get('name', ''), p.get('description', '')) for pid, p in persona_objs.items()}
     facts = world.persona_facts(personas)
     for r in records:
         name, description = personas.get(r.persona, ('', ''))
@@ -169,6 +170,7 @@ def run_audit(data_dir: str, encode: Optional[duplicates.Encode] = None) -> Audi
         findings += grounding.check_time_of_day(r)
         findings += user_facts.check_user_facts(r, name, description)
         findings += slots.check_call_narration(r)
+        findings += life_situation.check_life_situation(r)
         findings += shape.check_memory_voice(r)
         findings += caps.check_instruction_shape(r)
         findings += register.check_register_tag(r)
@@ -204,6 +206,8 @@ def run_audit(data_dir: str, encode: Optional[duplicates.Encode] = None) -> Audi
     else:
         for r in records:
             findings += distribution.check_vocab(r, frame)
+        findings += cast.check_age_relation(records, persona_objs, frame.ages_by_call,
+                                            os.path.join(data_dir, 'personas.json'))
         findings += distribution.check_user_name_quota(records, frame)
         findings += distribution.check_motif_quota(records, frame)
         cell_findings, cell_notices = distribution.check_min_cell(records, frame)

@@ -5,7 +5,7 @@ import re
 from typing import Dict, List, Optional
 
 from . import thresholds as T
-from .model import Finding, Record, user_names
+from .model import Finding, Record, all_strings, user_names
 
 #: A call or chat: the companion is talking with someone at a distance (world policy allows it; a slot spent on
 #: it is the user's story, not the companion's).
@@ -45,20 +45,40 @@ def check_call_share(records: List[Record]) -> List[Finding]:
 
 
 def check_call_narration(record: Record) -> List[Finding]:
-    """itinerary_advanced: a call slot's reference tells only the companion's side, never what the person on the
-    call said (nothing in the inputs gives it)."""
-    if record.subtask != 'itinerary_advanced':
-        return []
-    activity = _slot_activity(record)
-    if activity is None or not is_call(activity):
-        return []
-    out = []
-    for name in call_partners(activity):
-        m = re.search(re.escape(name) + r'[^，。！？\n]{0,6}?' + _REPORTS, record.reference)
-        if m:
-            out.append(record.finding('slots.call_narration', f'the reference reports what {name} said '
-                                                              f'({m.group(0)!r}); the inputs do not give it'))
-    return out
+    """The companion cannot know the other side of a call from its inputs. itinerary_advanced: a call slot's
+    reference never reports what the person on the call said. itinerary_basic: the day plan never reports what the
+    user said (on the evening call) beyond what the memories give."""
+    if record.subtask == 'itinerary_advanced':
+        activity = _slot_activity(record)
+        if activity is None or not is_call(activity):
+            return []
+        out = []
+        for name in call_partners(activity):
+            m = re.search(re.escape(name) + r'[^，。！？\n]{0,6}?' + _REPORTS, record.reference)
+            if m:
+                out.append(record.finding('slots.call_narration', f'the reference reports what {name} said '
+                                                                  f'({m.group(0)!r}); the inputs do not give it'))
+        return out
+    if record.subtask == 'itinerary_basic':
+        given = '\n'.join(all_strings(record.inputs))
+        for name in user_names(record):
+            for m in re.finditer(re.escape(name) + r'[^，。！？\n]{0,6}?' + _REPORTS + r'([^。；！？\n]*)',
+                                 record.reference):
+                said = m.group(1)
+                if not _given(said, given):
+                    return [record.finding('slots.call_narration',
+                                           f'the day plan reports what the user said ({m.group(0)!r}); the '
+                                           f'memories do not give it')]
+    return []
+
+
+def _given(said: str, inputs: str) -> bool:
+    """Whether at least USER_SIDE_SUPPORT of the reported words' character bigrams occur in the inputs."""
+    bigrams = {said[i:i + 2] for i in range(len(said) - 1)} - {'，，'}
+    bigrams = {b for b in bigrams if not any(c in '，、：“”' for c in b)}
+    if not bigrams:
+        return True
+    return sum(b in inputs for b in bigrams) / len(bigrams) >= T.USER_SIDE_SUPPORT
 
 
 def _with_user(activity: str, names: List[str]) -> bool:

