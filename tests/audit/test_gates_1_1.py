@@ -330,6 +330,13 @@ def test_life_situation_tag_needs_a_word_of_the_inputs():
                tags={'life_situation': '子女上学'})
     assert checks(life_situation.check_life_situation(told)) == ['tags.life_situation']
     assert life_situation.check_life_situation(rec('dialogue_base', {'user_message': '嗯'})) == []
+    # A word compatible with the situation is not evidence of it: a husband shows a marriage, not a new one.
+    married = rec('probe_ambiguous', {'history': [], 'user_message': '老公又加班，我一个人吃饭'},
+                  tags={'life_situation': '新婚'})
+    assert checks(life_situation.check_life_situation(married)) == ['tags.life_situation']
+    wedding = rec('probe_ambiguous', {'history': [], 'user_message': '婚礼才过一个月，老公就天天加班'},
+                  tags={'life_situation': '新婚'})
+    assert life_situation.check_life_situation(wedding) == []
 
 
 def test_relation_claims_are_read_from_the_relation_line_only():
