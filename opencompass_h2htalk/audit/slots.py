@@ -74,8 +74,8 @@ def check_call_narration(record: Record) -> List[Finding]:
 
 def _given(said: str, inputs: str) -> bool:
     """Whether at least USER_SIDE_SUPPORT of the reported words' character bigrams occur in the inputs."""
-    bigrams = {said[i:i + 2] for i in range(len(said) - 1)} - {'，，'}
-    bigrams = {b for b in bigrams if not any(c in '，、：“”' for c in b)}
+    bigrams = {said[i:i + 2] for i in range(len(said) - 1)}
+    bigrams = {b for b in bigrams if not any(c in '，、：“”' for c in b)}  # punctuation is no evidence
     if not bigrams:
         return True
     return sum(b in inputs for b in bigrams) / len(bigrams) >= T.USER_SIDE_SUPPORT
