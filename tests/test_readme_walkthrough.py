@@ -80,6 +80,7 @@ BENCH_ARGS = {
     'bench/bench_demo.py': [],   # H2HTALK_DEMO_ITEMS=2 makes its demo small
     'bench/bench_sap_throughput.py': ['--prompts', '2', '--max-out-len', '4', '--repeats', '1'],
     'bench/metric_floor.py': ['--repeats', '1', '--subtasks', 'dialogue_base'],
+    'bench/metric_validity.py': ['--subtasks', 'recollection_refine'],
     'bench/bench_safety_checks.py': [],
     'bench/bench_sweep.py': ['--models', '3', '--items-scale', '0.05', '--gpus', '8'],
     'bench/bench_checks.py': ['--items', '20', '--no-retrieval'],
@@ -243,6 +244,7 @@ RUN = [
     (r'python bench/bench_demo\.py.*', lambda clone, out: 'demo wall time' in out),
     (r'python bench/bench_sap_throughput\.py.*', lambda clone, out: 'tokens/s' in out),
     (r'python bench/metric_floor\.py.*', lambda clone, out: '| dialogue_base |' in out),
+    (r'python bench/metric_validity\.py.*', lambda clone, out: 'known-order pairs' in out),
     (r'python bench/bench_safety_checks\.py.*', lambda clone, out: 'overall violations per writing batch' in out),
     (r'python bench/bench_sweep\.py.*', lambda clone, out: 'SweepPartitioner efficiency' in out),
     (r'python bench/bench_checks\.py.*', lambda clone, out: 'replies/s' in out),
