@@ -15,7 +15,7 @@ import os
 import sys
 import time
 from collections import defaultdict
-from typing import Dict, List, Sequence, Tuple
+from typing import Callable, Dict, List, Sequence, Tuple
 
 from opencompass_h2htalk.data.loader import load_subtask, read_manifest
 from opencompass_h2htalk.data.paths import default_data_dir
@@ -64,6 +64,22 @@ def _fmt_acc(a: Dict[str, float]) -> str:
     return f"{a['accuracy']:.0f} [{a['low']:.0f}, {a['high']:.0f}]"
 
 
+def _by_construction(pairs: Sequence[Pair]) -> Dict[str, List[int]]:
+    """Pair indices per construction, in the order the constructions first appear."""
+    groups: Dict[str, List[int]] = defaultdict(list)
+    for i, p in enumerate(pairs):
+        groups[p.construction].append(i)
+    return groups
+
+
+def _metric_table(first: str, groups: Dict[str, List[int]], cell: Callable[[List[int], str, str], str]) -> None:
+    """One row per construction, one column per metric; ``cell(indices, metric, stream)`` fills a cell."""
+    print(f'| {first} | n | ' + ' | '.join(_HEAD[m] for m in METRICS) + ' |')
+    print('|---|---:|' + '---:|' * len(METRICS))
+    for name, idx in groups.items():
+        print(f'| {name} | {len(idx)} | ' + ' | '.join(cell(idx, m, f'{name}/{m}') for m in METRICS) + ' |')
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--data', default=None, help='data directory (default: $H2HTALK_DATA or the bundled data)')
@@ -94,53 +110,33 @@ def main() -> int:
     print(f"data: {data_dir} (version {manifest.get('version', '?')}); embedder: {embedder.describe()}; "
           f'alpha {args.alpha}; tokenizer jieba; seed {args.seed}; {len(scenarios)} scenarios')
 
+    groups, pgroups = _by_construction(damaged), _by_construction(ordered)
+
+    def damage_cell(idx: List[int], metric: str, stream: str) -> str:
+        d = damage([dscores[i][0][metric] for i in idx], [dscores[i][1][metric] for i in idx])
+        return f"{d['drop']:.1f} / {d['blind']:.0f} %"
+
+    def accuracy_cell(idx: List[int], metric: str, stream: str) -> str:
+        return _fmt_acc(accuracy([oscores[i][0][metric] for i in idx], [oscores[i][1][metric] for i in idx],
+                                 [ordered[i].scenario.chain for i in idx], seed=args.seed, stream=stream))
+
     print('\n### Damaged copies of the reference (the reference is the target: it scores 100)\n')
     print('Each cell: mean drop in points / % of items where the damaged copy scores as high (blind).\n')
-    print('| damage | n | ' + ' | '.join(_HEAD[m] for m in METRICS) + ' |')
-    print('|---|---:|' + '---:|' * len(METRICS))
-    groups: Dict[str, List[int]] = defaultdict(list)
-    for i, p in enumerate(damaged):
-        groups[p.construction].append(i)
-    for name, idx in groups.items():
-        cells = []
-        for m in METRICS:
-            d = damage([dscores[i][0][m] for i in idx], [dscores[i][1][m] for i in idx])
-            cells.append(f"{d['drop']:.1f} / {d['blind']:.0f} %")
-        print(f'| {name} | {len(idx)} | ' + ' | '.join(cells) + ' |')
-
+    _metric_table('damage', groups, damage_cell)
     print('\n### Known-order pairs (neither reply is the reference)\n')
     print('Each cell: % of pairs where the better reply scores higher (ties count half) [95 % scenario bootstrap].\n')
-    print('| pair | n | ' + ' | '.join(_HEAD[m] for m in METRICS) + ' |')
-    print('|---|---:|' + '---:|' * len(METRICS))
-    pgroups: Dict[str, List[int]] = defaultdict(list)
-    for i, p in enumerate(ordered):
-        pgroups[p.construction].append(i)
-    for name, idx in pgroups.items():
-        chains = [ordered[i].scenario.chain for i in idx]
-        cells = [_fmt_acc(accuracy([oscores[i][0][m] for i in idx], [oscores[i][1][m] for i in idx], chains,
-                                   seed=args.seed, stream=f'{name}/{m}')) for m in METRICS]
-        print(f'| {name} | {len(idx)} | ' + ' | '.join(cells) + ' |')
+    _metric_table('pair', pgroups, accuracy_cell)
 
     print('\n### U per subtask (known-order pairs: accuracy %; damaged copies: mean drop / blind %)\n')
-    names = list(pgroups) + list(groups)
-    print('| subtask | ' + ' | '.join(names) + ' |')
-    print('|---|' + '---:|' * len(names))
+    columns = [(name, idx, ordered, accuracy_cell) for name, idx in pgroups.items()] + \
+              [(name, idx, damaged, damage_cell) for name, idx in groups.items()]
+    print('| subtask | ' + ' | '.join(name for name, _, _, _ in columns) + ' |')
+    print('|---|' + '---:|' * len(columns))
     for subtask in subtasks:
         cells = []
-        for name in names:
-            if name in pgroups:
-                idx = [i for i in pgroups[name] if ordered[i].scenario.subtask == subtask]
-                cells.append(_fmt_acc(accuracy([oscores[i][0]['unified'] for i in idx],
-                                               [oscores[i][1]['unified'] for i in idx],
-                                               [ordered[i].scenario.chain for i in idx], seed=args.seed,
-                                               stream=f'{name}/{subtask}')) if idx else '—')
-            else:
-                idx = [i for i in groups[name] if damaged[i].scenario.subtask == subtask]
-                if idx:
-                    d = damage([dscores[i][0]['unified'] for i in idx], [dscores[i][1]['unified'] for i in idx])
-                    cells.append(f"{d['drop']:.1f} / {d['blind']:.0f} %")
-                else:
-                    cells.append('—')
+        for name, idx, pairs, cell in columns:
+            mine = [i for i in idx if pairs[i].scenario.subtask == subtask]
+            cells.append(cell(mine, 'unified', f'{name}/{subtask}') if mine else '—')
         print(f'| {subtask} | ' + ' | '.join(cells) + ' |')
     print(f'\n{len(damaged)} damaged copies, {len(ordered)} known-order pairs; {time.time() - start:.0f} s')
     return 0
