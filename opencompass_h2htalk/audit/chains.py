@@ -7,7 +7,7 @@ from typing import Callable, Collection, Dict, List, Optional, Tuple
 
 from .grounding import parse_schedule_lines, parse_synthesize
 from .model import Finding, Record, history, schedule
-from .text import char_ngrams, normalize
+from .text import bigram_cover, normalize
 
 #: The paper's two pipelines, stage 1 first. Stage 1 of the memory pipeline is any dialogue subtask.
 RECOLLECTION_PIPELINE = ('dialogue', 'recollection_synthesize', 'recollection_refine', 'recollection_initialize')
@@ -20,11 +20,6 @@ ACTIVITY_FROM_PLAN = 0.5
 
 def _stage_name(subtask: str) -> str:
     return 'dialogue' if subtask.startswith('dialogue_') else subtask
-
-
-def _overlap(part: str, whole: str) -> float:
-    grams = char_ngrams(part, 2)
-    return len(grams & char_ngrams(whole, 2)) / len(grams) if grams else 0.0
 
 
 def _dialogue_to_synthesize(prev: Record, nxt: Record) -> Optional[str]:
@@ -75,14 +70,14 @@ def _advanced_to_feedback(prev: Record, nxt: Record) -> Optional[str]:
     current = nxt.inputs.get('current_activity') or ''
     slot = prev.inputs.get('time_slot') or {}
     source = prev.reference + '\n' + str(slot.get('activity', ''))
-    if _overlap(current, source) < ACTIVITY_FROM_PLAN:
+    if bigram_cover(current, source) < ACTIVITY_FROM_PLAN:
         return 'its current_activity is not a moment of the previous stage\'s plan'
     return None
 
 
 def _feedback_to_initialize(prev: Record, nxt: Record) -> Optional[str]:
     current = nxt.inputs.get('current_activity') or ''
-    if _overlap(current, prev.inputs.get('current_activity') or '') < ACTIVITY_FROM_PLAN:
+    if bigram_cover(current, prev.inputs.get('current_activity') or '') < ACTIVITY_FROM_PLAN:
         return 'its current_activity is not the previous stage\'s current_activity'
     return None
 

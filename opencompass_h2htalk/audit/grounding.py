@@ -6,7 +6,7 @@ from typing import List, Optional, Tuple
 
 from . import thresholds as T
 from .model import Finding, Record, all_strings, schedule, user_turns
-from .text import char_ngrams, clock_minutes, entities, fact_words, normalize, parse_hhmm
+from .text import bigram_cover, char_ngrams, clock_minutes, entities, fact_words, normalize, parse_hhmm
 
 HORIZONS = ('短期', '中期', '长期')
 #: What the instruction asks for when a dialogue holds nothing worth remembering.
@@ -149,12 +149,6 @@ def _shared(clause: str, line: str) -> int:
     return len(char_ngrams(clause, 2) & char_ngrams(line, 2))
 
 
-def _cover(part: str, whole: str) -> float:
-    """Share of ``part``'s character bigrams that occur in ``whole``."""
-    grams = char_ngrams(part, 2)
-    return len(grams & char_ngrams(whole, 2)) / len(grams) if grams else 0.0
-
-
 def check_middle_coverage(record: Record, persona_name: str = '') -> List[Finding]:
     """itinerary_middle: every activity clause of the overview has a schedule line, and the lines follow the
     overview's order."""
@@ -238,7 +232,7 @@ def _activity_time(record: Record) -> Optional[Tuple[int, int, str]]:
     entries = schedule(record)
     if not isinstance(current, str) or not entries:
         return None
-    scores = [_cover(e['activity'], current) for e in entries]
+    scores = [bigram_cover(e['activity'], current) for e in entries]
     best = max(range(len(entries)), key=lambda k: scores[k])
     if scores[best] < 1 / 3:
         return None

@@ -31,6 +31,12 @@ def char_ngrams(text: str, n: int) -> Set[str]:
     return {s[i:i + n] for i in range(len(s) - n + 1)}
 
 
+def bigram_cover(part: str, whole: str) -> float:
+    """Share of ``part``'s character bigrams (punctuation removed) that occur in ``whole`` (0.0 for an empty part)."""
+    grams = char_ngrams(part, 2)
+    return len(grams & char_ngrams(whole, 2)) / len(grams) if grams else 0.0
+
+
 def jaccard(a: Set[str], b: Set[str]) -> float:
     """|a ∩ b| / |a ∪ b| (0.0 for two empty sets)."""
     if not a and not b:
