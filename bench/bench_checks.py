@@ -30,8 +30,9 @@ from opencompass_h2htalk.checks.references import SubtaskChecks, context_for, ov
 from opencompass_h2htalk.data.loader import _load  # noqa: E402
 from opencompass_h2htalk.data.prompts import system_prompt, user_prompt  # noqa: E402
 from opencompass_h2htalk.data.schema import SUBTASKS, Scenario  # noqa: E402
+from opencompass_h2htalk.metrics.validity import GENERIC_CARING  # noqa: E402
 
-CONSTANT = '我在呢，听你这么说我也很心疼。慢慢来，有什么想说的都可以跟我说。'
+CONSTANT = GENERIC_CARING  # the same fixed caring reply as the metric-validity card
 
 
 def parrot(s: Scenario) -> str:
