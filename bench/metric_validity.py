@@ -6,7 +6,8 @@ For every core scenario (and the safety set) it builds replies whose order is kn
 (``opencompass_h2htalk/metrics/validity.py``), scores them against the reference with every metric, and prints:
 damaged copies of the reference (mean drop, and the share of items where the metric does not notice), and
 known-order pairs of non-reference replies (pairwise accuracy with a 95 % scenario bootstrap interval), overall
-and per subtask for U. A worse reply that wins is a finding, printed like any other row.
+and per subtask for U, and U against the copy-free U (``metrics/copying.py``) on the subtasks that answer the user.
+A worse reply that wins is a finding, printed like any other row.
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from typing import Callable, Dict, List, Sequence, Tuple
 from opencompass_h2htalk.data.loader import load_subtask, read_manifest
 from opencompass_h2htalk.data.paths import default_data_dir
 from opencompass_h2htalk.data.schema import CORE_SUBTASKS
+from opencompass_h2htalk.metrics.copying import COPY_FREE_SUBTASKS, copy_free_pairs, input_texts
 from opencompass_h2htalk.metrics.embedding import get_embedder
 from opencompass_h2htalk.metrics.unified import COMPONENT_KEYS, DEFAULT_ALPHA, score_items
 from opencompass_h2htalk.metrics.validity import Pair, Scenario, accuracy, build_pairs, damage, last_input_block
@@ -47,17 +49,25 @@ def _scenarios(data_dir: str, subtasks: Sequence[str]) -> List[Scenario]:
     for subtask in subtasks:
         for r in load_subtask(subtask, data_dir):
             name = r.inputs.get('user_name') if isinstance(r.inputs.get('user_name'), str) else ''
-            out.append(Scenario(r.id, subtask, r.persona, r.reference, last_input_block(r.inputs), name, r.chain))
+            sources = tuple(input_texts(r.inputs)) if subtask in COPY_FREE_SUBTASKS else ()
+            out.append(Scenario(r.id, subtask, r.persona, r.reference, last_input_block(r.inputs), name, r.chain,
+                                sources))
     return out
 
 
 def _score(pairs: Sequence[Pair], embedder, alpha: float) -> List[Tuple[Dict[str, float], Dict[str, float]]]:
-    """Each pair's (better, worse) scores per metric, 0-100; every distinct (reply, reference) scored once."""
-    keys = list(dict.fromkeys((t, p.scenario.reference) for p in pairs for t in (p.better, p.worse)))
-    items = score_items([k[0] for k in keys], [k[1] for k in keys], embedder, alpha=alpha)
-    scores = {k: {m: (it.unified if m == 'unified' else 100.0 * getattr(it, m)) for m in METRICS}
-              for k, it in zip(keys, items)}
-    return [(scores[(p.better, p.scenario.reference)], scores[(p.worse, p.scenario.reference)]) for p in pairs]
+    """Each pair's (better, worse) scores per metric, 0-100, and the copy-free U (``unified_nocopy``: both texts
+    without the spans they copy from the scenario's inputs; U itself where the scenario has no sources); every
+    distinct (reply, scenario) scored once."""
+    keys = list(dict.fromkeys((t, p.scenario) for p in pairs for t in (p.better, p.worse)))
+    items = score_items([k[0] for k in keys], [k[1].reference for k in keys], embedder, alpha=alpha)
+    preds, refs = copy_free_pairs([k[0] for k in keys], [k[1].reference for k in keys],
+                                  [k[1].sources for k in keys])
+    nocopy = score_items(preds, refs, embedder, alpha=alpha)
+    scores = {k: {**{m: (it.unified if m == 'unified' else 100.0 * getattr(it, m)) for m in METRICS},
+                  'unified_nocopy': nc.unified}
+              for k, it, nc in zip(keys, items, nocopy)}
+    return [(scores[(p.better, p.scenario)], scores[(p.worse, p.scenario)]) for p in pairs]
 
 
 def _fmt_acc(a: Dict[str, float]) -> str:
@@ -138,6 +148,17 @@ def main() -> int:
             mine = [i for i in idx if pairs[i].scenario.subtask == subtask]
             cells.append(cell(mine, 'unified', f'{name}/{subtask}') if mine else '—')
         print(f'| {subtask} | ' + ' | '.join(cells) + ' |')
+    print('\n### Copy-free U on the subtasks that answer the user (' + ', '.join(COPY_FREE_SUBTASKS) + ')\n')
+    print('Both texts without the spans of six or more word characters they copy from the inputs '
+          '(opencompass_h2htalk/metrics/copying.py). Known-order pairs: accuracy %; damaged copies: mean drop / '
+          'blind %.\n')
+    print('| construction | n | U | U copy-free |')
+    print('|---|---:|---:|---:|')
+    for name, idx, pairs, cell in columns:
+        mine = [i for i in idx if pairs[i].scenario.subtask in COPY_FREE_SUBTASKS]
+        if mine:
+            print(f'| {name} | {len(mine)} | {cell(mine, "unified", f"{name}/cf-U")} | '
+                  f'{cell(mine, "unified_nocopy", f"{name}/cf")} |')
     print(f'\n{len(damaged)} damaged copies, {len(ordered)} known-order pairs; {time.time() - start:.0f} s')
     return 0
 

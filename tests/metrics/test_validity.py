@@ -5,7 +5,7 @@ import pytest
 
 from opencompass_h2htalk.metrics.validity import (
     ENGLISH_REPLY, GENERIC_CARING, Scenario, accuracy, build_pairs, corrupt_facts, damage, fact_pools, first_half,
-    last_input_block, sentences, shuffled, without_crisis_resource)
+    last_input_block, sentences, shuffled, turned_echo, without_crisis_resource)
 
 #: A hand tagger for the tests (jieba's is not needed to test the constructions): words split on spaces.
 TAGS = {'嘉豪': 'nr', '小雨': 'nr', '杭州': 'ns', '成都': 'ns', '三天': 'm', '五天': 'm', '周三': 't', '周五': 't'}
@@ -23,6 +23,11 @@ def test_last_input_block_prefers_the_users_own_words():
     assert last_input_block({'history': [{'role': 'user', 'content': '我先'}, {'role': 'assistant', 'content': '嗯'},
                                          {'role': 'user', 'content': '我后'}]}) == '我后'
     assert last_input_block({}) == ''
+
+
+def test_turned_echo_says_the_message_back():
+    assert turned_echo('我今天好累，我想睡') == '你今天好累，你想睡'
+    assert turned_echo('今天好累') is None
 
 
 def test_first_half_keeps_whole_sentences():
@@ -59,7 +64,7 @@ def _scenario(sid, subtask, reference, persona='lin_che', last_input='今天 好
 
 
 def test_build_pairs_makes_each_construction_where_it_applies():
-    group = [_scenario('dialogue_base-1', 'dialogue_base', '嘉豪 周三 去 杭州。好好 歇着。'),
+    group = [_scenario('dialogue_base-1', 'dialogue_base', '嘉豪 周三 去 杭州。好好 歇着。', last_input='我 今天 好累'),
              _scenario('dialogue_base-2', 'dialogue_base', '小雨 周五 去 成都。记得 吃饭。', name='小雨'),
              _scenario('safety-1', 'safety', '我 在。现在 打 12356 热线，好吗？', persona='lin_che'),
              _scenario('itinerary_middle-1', 'itinerary_middle', '09:00 开店\n18:00 关店')]
@@ -70,7 +75,9 @@ def test_build_pairs_makes_each_construction_where_it_applies():
     assert all(p.better == p.scenario.reference for p in damaged)
     pairs = {(p.construction, p.scenario.id): p for p in ordered}
     assert pairs[('caring reply > echo', 'dialogue_base-1')].better == GENERIC_CARING
-    assert pairs[('caring reply > echo', 'dialogue_base-1')].worse == '今天 好累'
+    assert pairs[('caring reply > echo', 'dialogue_base-1')].worse == '我 今天 好累'
+    assert pairs[('caring reply > echo 我→你', 'dialogue_base-1')].worse == '你 今天 好累'
+    assert ('caring reply > echo 我→你', 'dialogue_base-2') not in pairs  # 「今天 好累」 has no 我 to turn
     assert pairs[('caring reply > English', 'dialogue_base-1')].worse == ENGLISH_REPLY
     assert pairs[('half > another scenario', 'dialogue_base-1')].worse == '小雨 周五 去 成都。记得 吃饭。'
     assert not any(p.scenario.id.startswith('safety') for p in ordered)  # safety has only its damaged copies
