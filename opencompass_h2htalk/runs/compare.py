@@ -36,6 +36,8 @@ JUDGE_KEYS = ('judge', 'rubric_hash')
 
 CHECKS_TITLE = ('task checks (pass rate, percentage points; each item 100 pass / 0 fail, on the items where the '
                 'check applies for both; checks_all: every applicable check passed)')
+NOCOPY_TITLE = ('copy-free U on the items both have (U after removing what reply and reference copy from the inputs; '
+                'docs/validity.md)')
 JUDGED_TITLE = ('judged metrics on the items both have judged (judge score and safety score on the 1-5 scale; '
                 "violation rate, the judge's flag, in percentage points, lower is safer; rule_violation_rate: the "
                 'rule checks alone, on all items both have)')
@@ -311,6 +313,47 @@ def compare_checks(results: Mapping[str, Mapping[str, Mapping[str, Any]]], a: st
     return diffs, means, notes
 
 
+def compare_nocopy(results: Mapping[str, Mapping[str, Mapping[str, Any]]], a: str, b: str,
+                   resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
+                   ) -> Tuple[Dict[str, PairedDifference], Dict[str, Tuple[float, float]], List[str]]:
+    """Paired differences ``b − a`` of the copy-free U (per-item ``unified_nocopy``) of every dataset both have it
+    for, keyed by dataset; the stream is ``'<dataset>:nocopy'``. The caller has checked comparability.
+
+    Returns:
+        ``(differences, means, notes)`` as :func:`compare_pair`; ``notes`` name datasets where only one side has a
+        copy-free U, or the two were computed by different rules (``meta.nocopy.version``).
+    """
+    diffs: Dict[str, PairedDifference] = {}
+    means: Dict[str, Tuple[float, float]] = {}
+    notes: List[str] = []
+    for dataset in [d for d in results[a] if d in results[b]]:
+        ra, rb = results[a][dataset], results[b][dataset]
+        ma, mb = (meta_of(dict(r)).get('nocopy') or {} for r in (ra, rb))
+        have = [m for m, meta in ((a, ma), (b, mb)) if 'version' in meta]
+        if len(have) == 1:
+            notes.append(f'{dataset}: copy-free U not compared: only {have[0]} has it (re-evaluate the other)')
+        if len(have) < 2:
+            continue  # a subtask without a copy-free U on both sides (using the inputs is its task) is no news
+        if ma['version'] != mb['version']:
+            notes.append(f'{dataset}: copy-free U not compared: rule version {ma["version"]!r} for {a}, '
+                         f'{mb["version"]!r} for {b}')
+            continue
+        try:
+            ia = item_scores(ra, f'{a} × {dataset}', key='unified_nocopy')
+            ib = item_scores(rb, f'{b} × {dataset}', key='unified_nocopy')
+        except ValueError as e:
+            notes.append(f'copy-free U not compared: {e}')
+            continue
+        common = [k for k in ia if k in ib]
+        if not common:
+            continue
+        chains = {k: ia[k][1] or ib[k][1] for k in common}
+        diffs[dataset] = paired_difference({k: ia[k][0] for k in common}, {k: ib[k][0] for k in common},
+                                           chains, resamples, seed, f'{dataset}:nocopy')
+        means[dataset] = (sum(ia[k][0] for k in common) / len(common), sum(ib[k][0] for k in common) / len(common))
+    return diffs, means, notes
+
+
 def _verdict(d: PairedDifference, a: str, b: str) -> str:
     if d.low is None:
         return 'no interval*'
@@ -402,6 +445,12 @@ def compare_runs(runs: Sequence[str], models: Optional[Sequence[str]] = None, re
         elif checks_notes:
             out.append('\n'.join([f'{b} − {a}: task checks: none compared'] +
                                   [f'  note: {n}' for n in checks_notes]))
+        nocopy, nocopy_means, nocopy_notes = compare_nocopy(results, a, b, resamples, seed)
+        if nocopy:
+            out.append(render_pair(a, b, nocopy, nocopy_means, order, nocopy_notes, what=NOCOPY_TITLE))
+        elif nocopy_notes:
+            out.append('\n'.join([f'{b} − {a}: copy-free U: none compared'] +
+                                  [f'  note: {n}' for n in nocopy_notes]))
     if not compared:
         # Nothing was compared (e.g. only non-H2HTalk results, or no per-item details): an error, not a table.
         raise CompareError(f'nothing to compare in {list(runs)}: no dataset has per-item H2HTalk scores for both '
@@ -412,6 +461,6 @@ def compare_runs(runs: Sequence[str], models: Optional[Sequence[str]] = None, re
     return '\n\n'.join(out)
 
 
-__all__ = ['CHECKS_TITLE', 'CompareError', 'JUDGED_TITLE', 'compare_checks', 'compare_judged', 'compare_pair',
-           'compare_runs', 'comparability', 'judged_scores', 'load_run', 'pairs_for', 'render_pair', 'resolve_run',
-           'run_groups']
+__all__ = ['CHECKS_TITLE', 'CompareError', 'JUDGED_TITLE', 'NOCOPY_TITLE', 'compare_checks', 'compare_judged',
+           'compare_nocopy', 'compare_pair', 'compare_runs', 'comparability', 'judged_scores', 'load_run', 'pairs_for',
+           'render_pair', 'resolve_run', 'run_groups']

@@ -335,3 +335,46 @@ def test_task_checks_of_two_revisions_or_missing_on_one_side_are_not_compared(tm
             in out)
     assert (f'  note: {DATASETS[1]}: task checks not compared: b has none (no checks in the result (evaluated '
             'before the task checks; re-evaluate it to get them))') in out
+
+
+def write_nocopy(run, model, dataset, scores, nocopy, version=1):
+    """A result with the copy-free U: per item ``unified`` and ``unified_nocopy``, ``meta.nocopy`` its rule."""
+    path = run / 'results' / model / f'{dataset}.json'
+    path.parent.mkdir(parents=True, exist_ok=True)
+    details = [{'id': [f'{dataset}-{k}'], 'unified': [s], 'unified_nocopy': [n], 'chain': [None]}
+               for k, (s, n) in enumerate(zip(scores, nocopy))]
+    meta = dict(META, source_sha256=f'sha-{dataset}', nocopy={'version': version, 'min_copy': 6})
+    path.write_text(json.dumps({'score': sum(scores) / len(scores), 'meta': [meta], 'details': details}))
+
+
+def test_copy_free_u_is_paired_per_item_and_shows_a_parrot(tmp_path, capsys):
+    """A parrot beats a caring model on U and loses on copy-free U: the second table says so."""
+    run = tmp_path / 'run'
+    write_nocopy(run, 'parrot', DATASETS[0], [25.0] * 12, [0.0] * 12)
+    write_nocopy(run, 'caring', DATASETS[0], [15.0] * 12, [float(10 + k % 3) for k in range(12)])
+    rc, out, err = compare(capsys, run, '--models', 'parrot', 'caring', '--resamples', 200)
+    assert rc == 0, err
+    u = out[:out.index('caring − parrot: copy-free U')]
+    assert f'{DATASETS[0]} | 12 | 25.00 | 15.00 | -10.00 [-10.00, -10.00]' in u
+    block = out[out.index('caring − parrot: copy-free U on the items both have'):]
+    row = [ln for ln in block.splitlines() if ln.startswith(DATASETS[0])][0].split(' | ')
+    assert row[1:4] == ['12', '0.00', '11.00'] and row[4].startswith('+11.00 [') and row[-1] == 'caring higher'
+
+
+def test_copy_free_u_on_one_side_or_of_two_rules_is_not_compared(tmp_path, capsys):
+    run = tmp_path / 'run'
+    write_nocopy(run, 'a', DATASETS[0], [10.0] * 12, [5.0] * 12, version=1)
+    write_nocopy(run, 'b', DATASETS[0], [10.0] * 12, [5.0] * 12, version=2)
+    write_nocopy(run, 'a', DATASETS[1], [10.0] * 12, [5.0] * 12)
+    write(run, 'b', DATASETS[1], [10.0] * 12)      # evaluated before the copy-free U
+    rc, out, err = compare(capsys, run, '--models', 'a', 'b')
+    assert rc == 0, err
+    assert 'b − a: copy-free U: none compared' in out
+    assert f"  note: {DATASETS[0]}: copy-free U not compared: rule version 1 for a, 2 for b" in out
+    assert f'  note: {DATASETS[1]}: copy-free U not compared: only a has it (re-evaluate the other)' in out
+
+
+def test_results_without_a_copy_free_u_print_no_copy_free_table(run, capsys):
+    rc, out, err = compare(capsys, run, '--resamples', 200)
+    assert rc == 0, err
+    assert 'copy-free' not in out
