@@ -16,6 +16,7 @@ from opencompass.utils.prompt import get_prompt_hash
 from ..runs.run_check import (ResultNote, find_conflicts, invalid_flags, log_for, missing_note, render_conflicts,
                         render_notes)
 from ..runs.checks_table import render_checks, version_conflict, write_checks_csv
+from ..runs.nocopy_table import render_nocopy
 from ..runs.intervals import render_intervals, run_intervals, write_intervals_csv
 from ..runs.twins import compare_twins, render_twins
 
@@ -47,6 +48,9 @@ class H2HTalkSummarizer(DefaultSummarizer):
     0; results of different check revisions (``meta.checks.version``) give an error naming them instead of the checks
     tables, and the U table stays (U does not depend on the checks). The results' ``checks`` dict is not a row of
     the main table.
+
+    Last, the *copy-free U* (:mod:`..runs.nocopy_table`) of the datasets that have one: per model U, copy-free U with
+    its interval and the mean % copied (docs/validity.md); nothing is printed for runs without it.
 
     Unlike DefaultSummarizer it ignores booleans as metrics (``judge_valid``) and does not stop when the models
     of one dataset report different metric keys (an invalid judge run leaves its judge keys out): a metric a
@@ -229,17 +233,23 @@ class H2HTalkSummarizer(DefaultSummarizer):
         if intervals:
             notes = f'{intervals}\n\n{notes}'
         checks = self._checks(time_str)
+        datasets = [dataset_abbr_from_cfg(d) for d in self.dataset_cfgs]
+        nocopy = render_nocopy(self.detailed, self.model_abbrs,
+                               [r for r in self._interval_rows() if r in datasets] + datasets)
         print(tabulate.tabulate(table, headers='firstrow', floatfmt='.2f'))
         self._output_to_file(output_path, time_str, table, raw_txts)
         # The csv stays a plain table for machines; people read the notes in the txt/md and on stdout.
         with open(txt_path, 'a', encoding='utf-8') as f:
-            f.write(f'\n{notes}\n' + (f'\n{checks}\n' if checks else ''))
+            f.write(f'\n{notes}\n' + (f'\n{checks}\n' if checks else '') + (f'\n{nocopy}\n' if nocopy else ''))
         with open(md_path, 'a', encoding='utf-8') as f:
             f.write(f'\n## Run check\n\n```\n{notes}\n```\n'
-                    + (f'\n## Task checks\n\n```\n{checks}\n```\n' if checks else ''))
+                    + (f'\n## Task checks\n\n```\n{checks}\n```\n' if checks else '')
+                    + (f'\n## Copy-free U\n\n```\n{nocopy}\n```\n' if nocopy else ''))
         print(f'\n{notes}\n')
         if checks:
             print(f'{checks}\n')
+        if nocopy:
+            print(f'{nocopy}\n')
 
 
 __all__ = ['H2HTalkSummarizer']

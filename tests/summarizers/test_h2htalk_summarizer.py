@@ -271,3 +271,31 @@ def test_checks_table_pure_rendering_of_missing_and_foreign_results():
     assert text.startswith('Task checks: no result has them.') and '  - m × d: no checks in the result' in text
     assert (cell(None), cell({'rate': None}), cell({'rate': 50.0, 'ci_low': None, 'ci_high': None}),
             cell({'rate': 72.5, 'ci_low': 64.0, 'ci_high': 80.1})) == ('-', 'n/a', '50.00*', '72.50 [64.00, 80.10]')
+
+
+# ------------------------------------------------------------------ copy-free U (issue 24)
+
+def test_summary_prints_copy_free_u_beside_u_for_the_datasets_that_have_it(cfg, capsys):
+    nocopy = {'score': 0.0, 'ci_low': 0.0, 'ci_high': 0.0, 'copied': 100.0, 'n': 12}
+    write_result(cfg, 'model-a', DATASETS[0], score=25.0, meta={'nocopy': {'version': 1}}, nocopy=[nocopy])
+    write_result(cfg, 'model-b', DATASETS[0], score=15.0, meta={'nocopy': {'version': 1}},
+                 nocopy=[dict(nocopy, score=11.0, ci_low=9.5, ci_high=12.25, copied=2.0)])
+    write_result(cfg, 'model-a', DATASETS[1], score=20.0)       # evaluated before the copy-free U
+    write_result(cfg, 'model-b', DATASETS[1], score=20.0)
+    for m in MODELS:
+        write_result(cfg, m, DATASETS[2], score=20.0)
+    out, files = summarize(cfg, capsys)
+    for text in (out, files['.txt'], files['.md']):
+        assert 'Copy-free U (U after removing what reply and reference copy from the inputs' in text
+        assert (f'{DATASETS[0]} | U 25.00 / 0.00 [0.00, 0.00] / copied 100 % | '
+                f'U 15.00 / 11.00 [9.50, 12.25] / copied 2 %') in text
+        assert DATASETS[1] not in text.split('Copy-free U')[1]   # no model has it there: no row
+    assert '## Copy-free U' in files['.md'] and 'nocopy' not in files['.csv']
+
+
+def test_a_run_without_copy_free_u_prints_no_copy_free_table(cfg, capsys):
+    for m in MODELS:
+        for d in DATASETS:
+            write_result(cfg, m, d)
+    out, files = summarize(cfg, capsys)
+    assert 'Copy-free U' not in out and 'Copy-free U' not in files['.md']
