@@ -81,7 +81,10 @@ def test_compare_pairs_the_twins_of_the_real_run(ablation, capsys):
     assert main(['compare', str(run)]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f'{TWINS[1]} − {TWINS[0]}: unified score U on the items both have')
-    rows = {ln.split(' | ')[0].strip(): ln.split(' | ') for ln in out.splitlines() if ' | ' in ln}
+    # Three blocks: U, the task checks, then the copy-free U of the subtasks that answer the user.
+    u_block, rest = out.split(': task checks (pass rate', 1)
+    checks_block, nocopy_block = rest.split(': copy-free U on the items both have', 1)
+    rows = {ln.split(' | ')[0].strip(): ln.split(' | ') for ln in u_block.splitlines() if ' | ' in ln}
     for subtask in SUBTASKS:
         a, b = (load_json(run / 'results' / t / f'h2htalk_{subtask}.json')['details'] for t in TWINS)
         diff = sum(y['unified'][0] - x['unified'][0] for x, y in zip(a, b)) / len(a)
@@ -91,11 +94,13 @@ def test_compare_pairs_the_twins_of_the_real_run(ablation, capsys):
     # Dimensions and overall come from the run's own summarizer config (its weights).
     assert {'h2htalk_overall', 'h2htalk_dialogue', 'h2htalk_recollection', 'h2htalk_itinerary'} <= set(rows)
     # Said once per block, on one line, not once per row: the U block, then the task-checks block.
-    u_block, checks_block = out.split(': task checks (pass rate', 1)
     notes = [line for line in u_block.splitlines() if 'too few to resample' in line]
     assert len(notes) == 1 and '(only 2 resampling unit(s) each)' in notes[0] and 'fewer than 10' in notes[0], notes
     assert sum('too few to resample' in line for line in checks_block.splitlines()) == 1
     assert 'h2htalk_itinerary_middle:checks_all' in checks_block
+    nocopy_rows = {ln.split(' | ')[0].strip() for ln in nocopy_block.splitlines() if ' | ' in ln}
+    assert {'h2htalk_dialogue_base', 'h2htalk_itinerary_feedback'} <= nocopy_rows
+    assert 'h2htalk_itinerary_middle' not in nocopy_rows  # using its inputs is the task: no copy-free U
 
 
 def test_summary_lists_intervals_or_says_why_not(ablation):
