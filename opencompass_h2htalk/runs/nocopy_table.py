@@ -34,7 +34,7 @@ def render_nocopy(detailed: Mapping[str, Mapping[str, Mapping[str, Any]]], model
                   rows: Sequence[str]) -> str:
     """The table (title, header, one line per dataset in ``rows`` that any model has a copy-free U for), or ''
     when none has one (every subtask whose task is to use its inputs, and results evaluated before it)."""
-    shown = [d for d in rows if any(nocopy_of(detailed.get(m, {}).get(d, {})) for m in models)]
+    shown = [d for d in dict.fromkeys(rows) if any(nocopy_of(detailed.get(m, {}).get(d, {})) for m in models)]
     if not shown:
         return ''
     width = max(len(d) for d in shown + ['dataset'])

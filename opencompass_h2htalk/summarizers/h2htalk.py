@@ -234,8 +234,8 @@ class H2HTalkSummarizer(DefaultSummarizer):
             notes = f'{intervals}\n\n{notes}'
         checks = self._checks(time_str)
         datasets = [dataset_abbr_from_cfg(d) for d in self.dataset_cfgs]
-        nocopy = render_nocopy(self.detailed, self.model_abbrs,
-                               [r for r in self._interval_rows() if r in datasets] + datasets)
+        nocopy = render_nocopy(self.detailed, self.model_abbrs,  # the summary's order, then any dataset it omits
+                               list(dict.fromkeys([r for r in self._interval_rows() if r in datasets] + datasets)))
         print(tabulate.tabulate(table, headers='firstrow', floatfmt='.2f'))
         self._output_to_file(output_path, time_str, table, raw_txts)
         # The csv stays a plain table for machines; people read the notes in the txt/md and on stdout.

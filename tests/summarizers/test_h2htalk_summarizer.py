@@ -290,6 +290,7 @@ def test_summary_prints_copy_free_u_beside_u_for_the_datasets_that_have_it(cfg, 
         assert (f'{DATASETS[0]} | U 25.00 / 0.00 [0.00, 0.00] / copied 100 % | '
                 f'U 15.00 / 11.00 [9.50, 12.25] / copied 2 %') in text
         assert DATASETS[1] not in text.split('Copy-free U')[1]   # no model has it there: no row
+        assert text.split('Copy-free U')[-1].count(f'{DATASETS[0]} |') == 1   # one row per dataset
     assert '## Copy-free U' in files['.md'] and 'nocopy' not in files['.csv']
 
 
