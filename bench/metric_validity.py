@@ -21,7 +21,7 @@ from typing import Callable, Dict, List, Sequence, Tuple
 from opencompass_h2htalk.data.loader import load_subtask, read_manifest
 from opencompass_h2htalk.data.paths import default_data_dir
 from opencompass_h2htalk.data.schema import CORE_SUBTASKS
-from opencompass_h2htalk.metrics.copying import COPY_FREE_SUBTASKS, copy_free_pairs, input_texts
+from opencompass_h2htalk.metrics.copying import COPY_FREE_SUBTASKS, copy_free_scores, input_texts
 from opencompass_h2htalk.metrics.embedding import get_embedder
 from opencompass_h2htalk.metrics.unified import COMPONENT_KEYS, DEFAULT_ALPHA, score_items
 from opencompass_h2htalk.metrics.validity import Pair, Scenario, accuracy, build_pairs, damage, last_input_block
@@ -58,12 +58,16 @@ def _scenarios(data_dir: str, subtasks: Sequence[str]) -> List[Scenario]:
 def _score(pairs: Sequence[Pair], embedder, alpha: float) -> List[Tuple[Dict[str, float], Dict[str, float]]]:
     """Each pair's (better, worse) scores per metric, 0-100, and the copy-free U (``unified_nocopy``: both texts
     without the spans they copy from the scenario's inputs; U itself where the scenario has no sources); every
-    distinct (reply, scenario) scored once."""
+    distinct (reply, scenario) scored once, and scored again only where something was removed."""
     keys = list(dict.fromkeys((t, p.scenario) for p in pairs for t in (p.better, p.worse)))
     items = score_items([k[0] for k in keys], [k[1].reference for k in keys], embedder, alpha=alpha)
-    preds, refs = copy_free_pairs([k[0] for k in keys], [k[1].reference for k in keys],
-                                  [k[1].sources for k in keys])
-    nocopy = score_items(preds, refs, embedder, alpha=alpha)
+    nocopy = list(items)
+    copy_free = [i for i, k in enumerate(keys) if k[1].sources]
+    found, _ = copy_free_scores([keys[i][0] for i in copy_free], [keys[i][1].reference for i in copy_free],
+                                [keys[i][1].sources for i in copy_free], [items[i] for i in copy_free], embedder,
+                                alpha)
+    for i, item in zip(copy_free, found):
+        nocopy[i] = item
     scores = {k: {**{m: (it.unified if m == 'unified' else 100.0 * getattr(it, m)) for m in METRICS},
                   'unified_nocopy': nc.unified}
               for k, it, nc in zip(keys, items, nocopy)}

@@ -5,8 +5,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence
 
-from ..metrics.copying import COPY_FREE_SUBTASKS, MIN_COPY, copied_share, copy_free_pairs, input_texts
-from ..metrics.unified import score_items
+from ..metrics.copying import COPY_FREE_SUBTASKS, MIN_COPY, copy_free_scores, input_texts
+from ..metrics.unified import ItemScore
 from ..stats import subtask_interval
 
 #: Bumped when what the copy-free score removes changes.
@@ -30,12 +30,13 @@ class CopyFree:
     meta: Dict[str, Any] = field(default_factory=dict)
 
 
-def copy_free(predictions: Sequence[Any], references: Sequence[str], test_set, embedder, alpha: float,
-              tokenizer: str, resamples: int, seed: int) -> CopyFree:
+def copy_free(predictions: Sequence[Any], references: Sequence[str], scored: Sequence[ItemScore], test_set, embedder,
+              alpha: float, tokenizer: str, resamples: int, seed: int) -> CopyFree:
     """Scores every item with U after removing, from prediction and reference, the spans copied from its inputs.
 
     Args:
         predictions, references: What U scored, in test-set order.
+        scored: U's items, reused where nothing is copied (only changed pairs are embedded again).
         test_set: The OpenCompass test set; it needs ``subtask`` and ``inputs`` (``data.loader.to_rows``).
         embedder, alpha, tokenizer: U's own settings, so the two scores differ only in what is removed.
         resamples, seed: The evaluator's bootstrap settings; the stream is ``<subtask>/nocopy``.
@@ -55,11 +56,8 @@ def copy_free(predictions: Sequence[Any], references: Sequence[str], test_set, e
         return CopyFree(meta={'skipped': f'{", ".join(other)}: using the inputs is the task, so copying them is '
                                          f'not echoing (copy-free subtasks: {", ".join(COPY_FREE_SUBTASKS)})'})
     sources = [input_texts(json.loads(v) if isinstance(v, str) else (v or {})) for v in test_set['inputs']]
-    preds, refs = copy_free_pairs(predictions, references, sources)
-    scored = score_items(preds, refs, embedder, alpha=alpha, tokenizer=tokenizer)
-    items = [{'unified_nocopy': it.unified,
-              'copied': 100.0 * copied_share(p, src) if isinstance(p, str) else 0.0}
-             for it, p, src in zip(scored, predictions, sources)]
+    nocopy, shares = copy_free_scores(predictions, references, sources, scored, embedder, alpha, tokenizer)
+    items = [{'unified_nocopy': it.unified, 'copied': 100.0 * share} for it, share in zip(nocopy, shares)]
     chains = [c or None for c in test_set['chain']] if 'chain' in columns else None
     interval = subtask_interval([i['unified_nocopy'] for i in items], chains, resamples, seed,
                                 stream=f'{subtasks[0] if subtasks else ""}/nocopy')

@@ -111,6 +111,6 @@ class H2HTalkUnifiedEvaluator(BaseEvaluator):
                 detail['persona'] = persona
         # After U is final: the checks add keys, they never touch the scores.
         attach(result, task_checks(predictions, test_set, self.ci_resamples, self.ci_seed))
-        nocopy.attach(result, nocopy.copy_free(predictions, references, test_set, embedder, self.alpha,
+        nocopy.attach(result, nocopy.copy_free(predictions, references, items, test_set, embedder, self.alpha,
                                                self.tokenizer, self.ci_resamples, self.ci_seed))
         return result

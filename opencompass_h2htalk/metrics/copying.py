@@ -16,7 +16,11 @@ Pure: no OpenCompass import.
 from __future__ import annotations
 
 import unicodedata
-from typing import Any, Iterable, List, Mapping, Sequence, Tuple
+from typing import Any, Iterable, List, Mapping, Optional, Sequence, Tuple
+
+from ..audit.model import all_strings
+from .embedding import Embedder
+from .unified import DEFAULT_ALPHA, ItemScore, score_items
 
 #: A copied span needs at least this many word characters: shorter shared strings are ordinary words and names
 #: (「加班」「小雨」, four-character idioms); a run of six is a phrase taken from the input.
@@ -32,23 +36,7 @@ def _is_word_char(ch: str) -> bool:
 def input_texts(inputs: Mapping[str, Any]) -> List[str]:
     """Every string a model sees from a record's inputs (messages, history turns of both roles, schedule
     activities, memories), in order; the user's name is left out (a name alone is not a copy)."""
-    out: List[str] = []
-
-    def walk(value: Any) -> None:
-        if isinstance(value, str):
-            if value.strip():
-                out.append(value)
-        elif isinstance(value, Mapping):
-            for v in value.values():
-                walk(v)
-        elif isinstance(value, (list, tuple)):
-            for v in value:
-                walk(v)
-
-    for key, value in inputs.items():
-        if key != 'user_name':
-            walk(value)
-    return out
+    return [t for t in all_strings({k: v for k, v in inputs.items() if k != 'user_name'}) if t.strip()]
 
 
 def copied_spans(text: str, sources: Sequence[str], min_copy: int = MIN_COPY) -> List[Tuple[int, int]]:
@@ -78,27 +66,32 @@ def copied_spans(text: str, sources: Sequence[str], min_copy: int = MIN_COPY) ->
     return merged
 
 
-def strip_copied(text: str, sources: Sequence[str], min_copy: int = MIN_COPY) -> str:
-    """``text`` without its copied spans (see :func:`copied_spans`); '' when nothing of its own is left (only
-    punctuation and spaces)."""
+def copy_parts(text: Any, sources: Sequence[str], min_copy: int = MIN_COPY) -> Tuple[str, float]:
+    """``text`` without its copied spans ('' when nothing of its own is left: only punctuation and spaces, or not a
+    string) and the share of its word characters that lie in those spans, from one search for the spans."""
     if not isinstance(text, str):
-        return ''
+        return '', 0.0
+    spans = copied_spans(text, sources, min_copy)
     kept, last = [], 0
-    for start, end in copied_spans(text, sources, min_copy):
+    for start, end in spans:
         kept.append(text[last:start])
         last = end
     kept.append(text[last:])
     out = ''.join(kept).strip()
-    return out if any(_is_word_char(c) for c in out) else ''
+    words = sum(_is_word_char(c) for c in text)
+    copied = sum(sum(_is_word_char(c) for c in text[a:b]) for a, b in spans)
+    return (out if any(_is_word_char(c) for c in out) else ''), (copied / words if words else 0.0)
+
+
+def strip_copied(text: str, sources: Sequence[str], min_copy: int = MIN_COPY) -> str:
+    """``text`` without its copied spans (see :func:`copied_spans`); '' when nothing of its own is left (only
+    punctuation and spaces)."""
+    return copy_parts(text, sources, min_copy)[0]
 
 
 def copied_share(text: str, sources: Sequence[str], min_copy: int = MIN_COPY) -> float:
     """The share of ``text``'s word characters that lie in copied spans (0 for a text without any)."""
-    words = sum(_is_word_char(c) for c in text)
-    if not words:
-        return 0.0
-    copied = sum(sum(_is_word_char(c) for c in text[a:b]) for a, b in copied_spans(text, sources, min_copy))
-    return copied / words
+    return copy_parts(text, sources, min_copy)[1]
 
 
 def copy_free_pairs(predictions: Iterable[Any], references: Iterable[str], sources: Iterable[Sequence[str]],
@@ -106,6 +99,33 @@ def copy_free_pairs(predictions: Iterable[Any], references: Iterable[str], sourc
     """Each (prediction, reference) with the spans copied from its own inputs removed from both."""
     preds, refs = [], []
     for pred, ref, src in zip(predictions, references, sources):
-        preds.append(strip_copied(pred, src, min_copy) if isinstance(pred, str) else '')
+        preds.append(strip_copied(pred, src, min_copy))
         refs.append(strip_copied(ref, src, min_copy))
     return preds, refs
+
+
+def copy_free_scores(predictions: Sequence[Any], references: Sequence[str], sources: Sequence[Sequence[str]],
+                     scored: Sequence[ItemScore], embedder: Optional[Embedder], alpha: float = DEFAULT_ALPHA,
+                     tokenizer: str = 'jieba') -> Tuple[List[ItemScore], List[float]]:
+    """The copy-free U of each (prediction, reference) and the share of each prediction copied from its inputs.
+
+    Args:
+        predictions, references, sources: One per item; ``sources`` are the item's input texts.
+        scored: U's own :class:`ItemScore` of each item, reused where nothing was removed from either text, so that
+            only changed pairs are embedded again.
+        embedder, alpha, tokenizer: U's settings (the two scores differ only in what is removed).
+    """
+    preds, refs, shares, redo = [], [], [], []
+    for i, (pred, ref, src) in enumerate(zip(predictions, references, sources)):
+        p, share = copy_parts(pred, src)
+        r = strip_copied(ref, src)
+        preds.append(p)
+        refs.append(r)
+        shares.append(share)
+        if isinstance(pred, str) and (p != pred.strip() or r != ref.strip()):
+            redo.append(i)  # a non-string scored 0 under U and scores 0 here too
+    out = list(scored)
+    for i, item in zip(redo, score_items([preds[i] for i in redo], [refs[i] for i in redo], embedder, alpha=alpha,
+                                         tokenizer=tokenizer)):
+        out[i] = item
+    return out, shares

@@ -17,9 +17,7 @@ def nocopy_of(result: Mapping[str, Any]) -> Optional[Dict[str, Any]]:
 
 
 def _cell(result: Optional[Mapping[str, Any]]) -> str:
-    if result is None:
-        return '-'
-    found = nocopy_of(result)
+    found = nocopy_of(result) if result else None
     if found is None:
         return '-'
     u = _unwrap(result.get('score'))
@@ -34,7 +32,7 @@ def render_nocopy(detailed: Mapping[str, Mapping[str, Mapping[str, Any]]], model
                   rows: Sequence[str]) -> str:
     """The table (title, header, one line per dataset in ``rows`` that any model has a copy-free U for), or ''
     when none has one (every subtask whose task is to use its inputs, and results evaluated before it)."""
-    shown = [d for d in dict.fromkeys(rows) if any(nocopy_of(detailed.get(m, {}).get(d, {})) for m in models)]
+    shown = [d for d in rows if any(nocopy_of(detailed.get(m, {}).get(d, {})) for m in models)]
     if not shown:
         return ''
     width = max(len(d) for d in shown + ['dataset'])

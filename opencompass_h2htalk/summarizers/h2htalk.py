@@ -182,10 +182,14 @@ class H2HTalkSummarizer(DefaultSummarizer):
         return text
 
     # ------------------------------------------------------------------ task checks
-    def _checks(self, time_str: str) -> str:
+    def _dataset_rows(self) -> List[str]:
+        """The run's datasets in the summary's order, then any the summary does not list."""
         datasets = [dataset_abbr_from_cfg(d) for d in self.dataset_cfgs]
         order = [r for r in self._interval_rows() if r in datasets]
-        rows = order + [d for d in datasets if d not in order]
+        return order + [d for d in datasets if d not in order]
+
+    def _checks(self, time_str: str) -> str:
+        rows = self._dataset_rows()
         text = render_checks(self.detailed, self.model_abbrs, rows)
         shown = [(m, d, r) for m, per in self.detailed.items() for d, r in per.items()]
         if text and version_conflict(shown) is None:
@@ -233,9 +237,7 @@ class H2HTalkSummarizer(DefaultSummarizer):
         if intervals:
             notes = f'{intervals}\n\n{notes}'
         checks = self._checks(time_str)
-        datasets = [dataset_abbr_from_cfg(d) for d in self.dataset_cfgs]
-        nocopy = render_nocopy(self.detailed, self.model_abbrs,  # the summary's order, then any dataset it omits
-                               list(dict.fromkeys([r for r in self._interval_rows() if r in datasets] + datasets)))
+        nocopy = render_nocopy(self.detailed, self.model_abbrs, self._dataset_rows())
         print(tabulate.tabulate(table, headers='firstrow', floatfmt='.2f'))
         self._output_to_file(output_path, time_str, table, raw_txts)
         # The csv stays a plain table for machines; people read the notes in the txt/md and on stdout.
