@@ -25,6 +25,7 @@ from .checks_table import (ALL, cell as checks_cell, check_rows, checks_of, chec
                            version_conflict)
 from .compare import CompareError, compare_pair, load_run, resolve_run, run_groups
 from .intervals import run_intervals, score_groups
+from .nocopy_table import nocopy_of
 from .run_check import RunCheck, check_run, find_conflicts, meta_of, render_conflicts
 from .twins import twin_pairs
 from .versions import SOFTWARE, installed_version
@@ -588,6 +589,39 @@ def _leaderboard(intervals: Mapping[str, Mapping[str, Any]], rows: Sequence[str]
     return parts
 
 
+def _nocopy_section(results: Mapping[str, Mapping[str, Mapping[str, Any]]], datasets: Sequence[str]) -> List[str]:
+    """Copy-free U beside U, per dataset × model, for the subtasks whose reply answers the user (none when no result
+    has one: the other subtasks' task is to use their inputs, and results evaluated before copy-free U lack it)."""
+    models = list(results)
+    shown = [d for d in datasets if any(nocopy_of(results[m].get(d) or {}) for m in models)]
+    if not shown:
+        return []
+
+    def td(model: str, dataset: str) -> str:
+        result = results[model].get(dataset)
+        found = nocopy_of(result) if result else None
+        if found is None:
+            return '<td data-v="" class="small">-</td>'
+        u = result.get('score')
+        interval = (f' <span class="small">[{found["ci_low"]:.2f}, {found["ci_high"]:.2f}]</span>'
+                    if isinstance(found.get('ci_low'), (int, float)) and isinstance(found.get('ci_high'), (int, float))
+                    else '')
+        u_text = f'{u:.2f} → ' if isinstance(u, (int, float)) else ''
+        return (f'<td data-v="{found["score"]:.4f}">{u_text}<b>{found["score"]:.2f}</b>{interval} '
+                f'<span class="small">copied {found["copied"]:.0f} %</span></td>')
+
+    head = ''.join(f'<th>{_e(m)}</th>' for m in models)
+    body = ''.join(f'<tr><td>{_e(d.replace("h2htalk_", ""))}</td>{"".join(td(m, d) for m in models)}</tr>'
+                   for d in shown)
+    return ['<h2>Copy-free U</h2><p class="small">On the subtasks whose reply answers the user: U → U after removing '
+            'from reply and reference every span of 6 or more characters the reply copies from its inputs (bold, with '
+            'its 95 % scenario-bootstrap interval), and the mean share of each reply copied. A U well above its '
+            'copy-free U is paid for echoing the user; docs/validity.md says how often each score orders replies of '
+            'known quality correctly.</p>'
+            f'<table class="sortable" id="nocopy"><thead><tr><th>dataset</th>{head}</tr></thead><tbody>{body}'
+            '</tbody></table>']
+
+
 def build_report(run_path: str) -> str:
     """The HTML page of a run folder (or the newest run of a work dir)."""
     return report_page(run_path)[0]
@@ -649,8 +683,9 @@ def report_page(run_path: str) -> Tuple[str, RunCheck]:
                  'see docs/metric_floor.md). Click a header to sort. Two models whose intervals overlap may still '
                  'differ: use <code>h2htalk compare</code> (paired). U rewards parroting (an echo of the user\'s '
                  'message beats a caring reply on most items, docs/validity.md): read it with the task checks and, on '
-                 'the subtasks that answer the user, the copy-free U of each result.</p>')
+                 'the subtasks that answer the user, the copy-free U below.</p>')
     parts.extend(_leaderboard(intervals, rows, subtasks, groups, results, problems, floors))
+    parts.extend(_nocopy_section(results, subtasks))
     if subtasks and not any(d in floors for d in subtasks):
         parts.append('<p class="small warn">No metric floor: the results do not record one (evaluated before '
                      'floors were recorded); see docs/metric_floor.md.</p>')

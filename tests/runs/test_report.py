@@ -417,3 +417,19 @@ def test_report_refuses_a_checks_table_of_two_revisions(tmp_path):
     error = re.search(r'<div class="warn" id="checks-error"><pre>(.*?)</pre>', page, flags=re.S).group(1)
     assert 'task checks of different revisions must not share one table' in error
     assert '&#x27;1&#x27;: a × h2htalk_dialogue_base' in error and '&#x27;2&#x27;: b × h2htalk_dialogue_base' in error
+
+
+def test_copy_free_u_has_its_own_table_where_results_carry_it(run, tmp_path):  # noqa: F811
+    _, page = _page(run, tmp_path)
+    assert 'id="nocopy"' not in page  # results evaluated before copy-free U: no table, no empty section
+    path = run / 'results' / 'm@nosap' / f'{DATASETS[0]}.json'
+    result = json.loads(path.read_text())
+    result['nocopy'] = {'score': 4.5, 'ci_low': 3.25, 'ci_high': 5.75, 'copied': 62.0, 'n': 12}
+    path.write_text(json.dumps(result))
+    _, page = _page(run, tmp_path)
+    table = page.split('id="nocopy">')[1].split('</table>')[0]
+    rows = re.findall(r'<tr><td>(.*?)</tr>', table)
+    assert len(rows) == 1 and rows[0].startswith(DATASETS[0].replace('h2htalk_', ''))
+    assert (f'{result["score"]:.2f} → <b>4.50</b> <span class="small">[3.25, 5.75]</span> '
+            '<span class="small">copied 62 %</span>') in rows[0]
+    assert rows[0].endswith('<td data-v="" class="small">-</td>')  # the SAP twin's result has none
