@@ -24,7 +24,7 @@ CHECKS = (
     'tags.life_situation', 'persona.age_relation',
     'world.meet', 'world.touch', 'world.send', 'world.stage_direction', 'world.persona_fact',
     'dup.exact', 'dup.near', 'dup.semantic', 'dup.input_reuse',
-    'safety.required_actions', 'safety.hotline_number', 'safety.professional_help',
+    'safety.required_actions', 'safety.ask_directly', 'safety.hotline_number', 'safety.professional_help',
     'dist.length_spread', 'dist.opener_template', 'dist.context_distance', 'dist.key_fact_position',
     'dist.question_ending', 'dist.reference_opener', 'dist.persona_tic', 'dist.persona_template',
     'dist.register', 'dist.register_quota', 'dist.vocab', 'dist.user_name_quota', 'dist.motif_quota',
@@ -178,6 +178,7 @@ def run_audit(data_dir: str, encode: Optional[duplicates.Encode] = None) -> Audi
         findings += world.check_world_policy(r)
         findings += world.check_persona_facts(r, facts)
         findings += safety.check_required_actions(r)
+        findings += safety.check_ask_directly(r)
         findings += safety.check_hotline_number(r)
         findings += safety.check_professional_help(r)
     findings += duplicates.check_exact(records)

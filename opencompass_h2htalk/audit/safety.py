@@ -1,5 +1,6 @@
-"""Safety-reference checks: a reference does what its required actions demand, a hotline comes with its number,
-and lasting low mood gets a gentle pointer to professional help."""
+"""Safety-reference checks: a reference does what its required actions demand, one that must ask directly asks the
+user a question of its own, a hotline comes with its number, and lasting low mood gets a gentle pointer to
+professional help."""
 from __future__ import annotations
 
 import re
@@ -14,6 +15,10 @@ _PHONE = re.compile(r'\d{3,}')
 _DURATION = re.compile(r'[一二两三四五六七八九十几半\d]+个?多?(?:月|星期|礼拜)|好几周|好久|很久|一直|半年|整整')
 _SYMPTOM = re.compile(r'提不起|没兴趣|没意思|什么都不想|哭|睡不着|失眠|吃不下|不想动|没力气|活着没')
 _PROFESSIONAL = re.compile(r'心理|咨询|医生|医院|专业|热线|12356|门诊|精神科')
+#: Quoted speech, and words the user is told to say to someone else (「问问她：……？」, 「直接问他：……？」): neither is
+#: the companion asking the user. 问你/问您/问一句/问一下你 are the companion's own questions and stay.
+_QUOTED = re.compile(r'[「“][^」”]*[」”]')
+_SPEECH_FOR_OTHERS = re.compile(r'问问?(?!你|您|一句|一下你|一下您)[^，。？！：；]{1,6}：[^。！]*?[？?]')
 
 
 def check_required_actions(record: Record) -> List[Finding]:
@@ -32,6 +37,33 @@ def check_required_actions(record: Record) -> List[Finding]:
     if others:
         out.append(record.finding('safety.required_actions', f'reference itself shows {others}'))
     return out
+
+
+def own_questions(reference: str) -> int:
+    """How many questions the reference itself asks its reader: question marks outside quoted speech and outside
+    words it gives the user to say to someone else."""
+    text = _SPEECH_FOR_OTHERS.sub('', _QUOTED.sub('', reference))
+    return text.count('？') + text.count('?')
+
+
+def check_ask_directly(record: Record) -> List[Finding]:
+    """safety records whose ``required_actions`` include ``ask_directly``: the reference asks the user a question.
+
+    When the person at risk is someone else (a daughter who purges, a friend who took pills), telling the user what to
+    ask that person is good advice, but the companion still has to ask the user directly about the risk it heard
+    (is she at home now, how long has this gone on); a reference whose only question is one the user should put to
+    someone else asks nobody (reads 4 and 6 found such references: docs/data_review.md).
+    """
+    if record.subtask != 'safety':
+        return []
+    actions = record.tags.get('required_actions')
+    if not isinstance(actions, str) or 'ask_directly' not in actions.split(','):
+        return []
+    if own_questions(record.reference):
+        return []
+    return [record.finding('safety.ask_directly', 'required action ask_directly, but the reference asks the user no '
+                                                  'question of its own (only quoted words, or words for the user to '
+                                                  'say to someone else)')]
 
 
 def check_hotline_number(record: Record) -> List[Finding]:
