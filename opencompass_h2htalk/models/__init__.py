@@ -4,6 +4,8 @@ Importing this package imports OpenCompass's model classes (several seconds); vL
 only needed when a ``SAPVLLMwithChatTemplate`` is constructed.
 """
 from .baseline import H2HTalkRetrievalBaseline
+from .reference_points import H2HTalkReferencePoint
 from .sap import SAPHuggingFacewithChatTemplate, SAPOpenAISDK, SAPVLLMwithChatTemplate
 
-__all__ = ['H2HTalkRetrievalBaseline', 'SAPHuggingFacewithChatTemplate', 'SAPOpenAISDK', 'SAPVLLMwithChatTemplate']
+__all__ = ['H2HTalkReferencePoint', 'H2HTalkRetrievalBaseline', 'SAPHuggingFacewithChatTemplate', 'SAPOpenAISDK',
+           'SAPVLLMwithChatTemplate']

@@ -1,0 +1,73 @@
+"""Reference points of the model ladder (issue 24): a fixed caring reply, a parrot, and the references (pure).
+
+Replies whose quality is known without a judge, to put beside real models: a score that ranks a model below the
+parrot or above the references says something about the score. Each answers a rendered H2HTalk prompt by finding
+its scenario in the data (the SYSTEM and HUMAN texts a dataset row carries), so they run through the real
+``opencompass`` pipeline like any model:
+
+- ``constant``: one fixed caring sentence (:data:`~opencompass_h2htalk.metrics.validity.GENERIC_CARING`) for every
+  item: what a reply that reads nothing earns;
+- ``parrot``: the user's latest message or feedback said back verbatim, else the prompt's last input block
+  (:func:`~opencompass_h2htalk.metrics.validity.last_input_block`, the same echo the validity card scores);
+- ``reference``: the scenario's own reference, the upper bound (U 100 by construction; the task checks and the
+  copy-free U of the references are what it measures).
+"""
+from __future__ import annotations
+
+import json
+from typing import Dict, Mapping, Optional, Sequence, Tuple
+
+from ..data.loader import load_rows, read_manifest
+from ..metrics.validity import GENERIC_CARING, last_input_block
+
+#: The reference points, in ladder order (worst expected first).
+KINDS = ('constant', 'parrot', 'reference')
+
+
+class ReferencePoint:
+    """Answers the prompts of one data directory as the reference point ``kind``.
+
+    Args:
+        kind: One of :data:`KINDS`.
+        data_dir: Scenario directory (default: bundled H2HTalk-Open or ``$H2HTALK_DATA``).
+        subtasks: Subtasks to answer (default: every subtask in the directory's manifest).
+
+    Raises:
+        ValueError: an unknown ``kind``.
+    """
+
+    def __init__(self, kind: str, data_dir: Optional[str] = None, subtasks: Optional[Sequence[str]] = None):
+        if kind not in KINDS:
+            raise ValueError(f'reference point {kind!r}: choose one of {list(KINDS)}')
+        self.kind = kind
+        self.data_dir = data_dir
+        if subtasks is None:
+            subtasks = [e['subtask'] for e in read_manifest(data_dir)['files'].values() if 'subtask' in e]
+        #: (SYSTEM text, HUMAN text), stripped -> (inputs, reference) of every scenario.
+        self._rows: Dict[Tuple[str, str], Tuple[Mapping, str]] = {}
+        for subtask in subtasks:
+            for row in load_rows(subtask, data_dir):
+                key = (row['system_prompt'].strip(), row['user_prompt'].strip())
+                self._rows[key] = (json.loads(row['inputs']), row['reference'])
+
+    def respond(self, system_prompt: str, user_prompt: str) -> str:
+        """The reply to one rendered prompt.
+
+        Raises:
+            KeyError: the prompt is not one of the data's scenarios as rendered (for example it carries SAP, or
+                comes from another data version); the message says so.
+        """
+        if self.kind == 'constant':
+            return GENERIC_CARING
+        # Stripped: a chat template or a prompt list may add or drop a trailing newline, nothing else.
+        found = self._rows.get((system_prompt.strip(), user_prompt.strip()))
+        if found is None:
+            raise KeyError(f'{self.kind} reference point: the prompt is not a scenario of the H2HTalk data in '
+                           f'{self.data_dir or "the bundled directory"} as rendered (SYSTEM starts '
+                           f'{system_prompt[:40]!r}); reference points answer the data\'s own prompts only, without '
+                           'SAP or any other change to the SYSTEM or HUMAN text')
+        inputs, reference = found
+        return reference if self.kind == 'reference' else last_input_block(inputs)
+
+
+__all__ = ['KINDS', 'ReferencePoint']
