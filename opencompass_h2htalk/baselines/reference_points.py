@@ -41,10 +41,12 @@ class ReferencePoint:
             raise ValueError(f'reference point {kind!r}: choose one of {list(KINDS)}')
         self.kind = kind
         self.data_dir = data_dir
+        #: (SYSTEM text, HUMAN text), stripped -> (inputs, reference) of every scenario (the constant reply reads none).
+        self._rows: Dict[Tuple[str, str], Tuple[Mapping, str]] = {}
+        if kind == 'constant':
+            return
         if subtasks is None:
             subtasks = [e['subtask'] for e in read_manifest(data_dir)['files'].values() if 'subtask' in e]
-        #: (SYSTEM text, HUMAN text), stripped -> (inputs, reference) of every scenario.
-        self._rows: Dict[Tuple[str, str], Tuple[Mapping, str]] = {}
         for subtask in subtasks:
             for row in load_rows(subtask, data_dir):
                 key = (row['system_prompt'].strip(), row['user_prompt'].strip())

@@ -1,7 +1,7 @@
 """OpenCompass model wrapper around :class:`opencompass_h2htalk.baselines.retrieval.RetrievalBaseline`."""
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Union
+from typing import Dict, List, Optional, Tuple, Union
 
 from opencompass.models.base_api import BaseAPIModel
 from opencompass.registry import MODELS
@@ -12,6 +12,19 @@ from ..baselines.retrieval import RetrievalBaseline
 #: SYSTEM is kept as its own role so the baseline can read the subtask instruction.
 _META_TEMPLATE = dict(round=[dict(role='HUMAN', api_role='HUMAN'), dict(role='BOT', api_role='BOT', generate=True)],
                       reserved_roles=[dict(role='SYSTEM', api_role='SYSTEM')])
+
+
+def system_and_user(prompt: Union[str, PromptList], wrapper: str) -> Tuple[str, str]:
+    """The SYSTEM and the HUMAN text of a parsed prompt (each role's turns joined by newlines).
+
+    Raises:
+        ValueError: a plain string (no SYSTEM turn to read the subtask and persona from).
+    """
+    if isinstance(prompt, str):
+        raise ValueError(f'{wrapper} needs a PromptList with a SYSTEM turn, got a plain string')
+    system = '\n'.join(item['prompt'] for item in prompt if item['role'] == 'SYSTEM')
+    user = '\n'.join(item['prompt'] for item in prompt if item['role'] == 'HUMAN')
+    return system, user
 
 
 @MODELS.register_module()
@@ -34,11 +47,4 @@ class H2HTalkRetrievalBaseline(BaseAPIModel):
         self.baseline = RetrievalBaseline(data_dir)
 
     def generate(self, inputs: List[Union[str, PromptList]], max_out_len: int = 512, **kwargs) -> List[str]:
-        outputs = []
-        for prompt in inputs:
-            if isinstance(prompt, str):
-                raise ValueError('H2HTalkRetrievalBaseline needs a PromptList with a SYSTEM turn, got a plain string')
-            system = '\n'.join(item['prompt'] for item in prompt if item['role'] == 'SYSTEM')
-            user = '\n'.join(item['prompt'] for item in prompt if item['role'] == 'HUMAN')
-            outputs.append(self.baseline.respond(system, user))
-        return outputs
+        return [self.baseline.respond(*system_and_user(prompt, type(self).__name__)) for prompt in inputs]

@@ -8,7 +8,7 @@ from opencompass.registry import MODELS
 from opencompass.utils.prompt import PromptList
 
 from ..baselines.reference_points import ReferencePoint
-from .baseline import _META_TEMPLATE
+from .baseline import _META_TEMPLATE, system_and_user
 
 
 @MODELS.register_module()
@@ -28,11 +28,4 @@ class H2HTalkReferencePoint(BaseAPIModel):
         self.point = ReferencePoint(path, data_dir)
 
     def generate(self, inputs: List[Union[str, PromptList]], max_out_len: int = 512, **kwargs) -> List[str]:
-        outputs = []
-        for prompt in inputs:
-            if isinstance(prompt, str):
-                raise ValueError('H2HTalkReferencePoint needs a PromptList with a SYSTEM turn, got a plain string')
-            system = '\n'.join(item['prompt'] for item in prompt if item['role'] == 'SYSTEM')
-            user = '\n'.join(item['prompt'] for item in prompt if item['role'] == 'HUMAN')
-            outputs.append(self.point.respond(system, user))
-        return outputs
+        return [self.point.respond(*system_and_user(prompt, type(self).__name__)) for prompt in inputs]

@@ -1,7 +1,7 @@
 """The copy-free U table of a summary: U beside U without what replies copy from their inputs, per dataset (pure)."""
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .checks_table import _unwrap
 
@@ -16,14 +16,19 @@ def nocopy_of(result: Mapping[str, Any]) -> Optional[Dict[str, Any]]:
     return found if isinstance(found, dict) and isinstance(found.get('score'), (int, float)) else None
 
 
+def nocopy_interval(found: Mapping[str, Any]) -> Optional[Tuple[float, float]]:
+    """The copy-free U's interval ``(low, high)``, or None when it was not resampled (too few items)."""
+    low, high = found.get('ci_low'), found.get('ci_high')
+    return (low, high) if isinstance(low, (int, float)) and isinstance(high, (int, float)) else None
+
+
 def _cell(result: Optional[Mapping[str, Any]]) -> str:
     found = nocopy_of(result) if result else None
     if found is None:
         return '-'
     u = _unwrap(result.get('score'))
-    interval = (f' [{found["ci_low"]:.2f}, {found["ci_high"]:.2f}]'
-                if isinstance(found.get('ci_low'), (int, float)) and isinstance(found.get('ci_high'), (int, float))
-                else '')
+    ci = nocopy_interval(found)
+    interval = f' [{ci[0]:.2f}, {ci[1]:.2f}]' if ci else ''
     head = f'U {u:.2f} / ' if isinstance(u, (int, float)) else ''
     return f'{head}{found["score"]:.2f}{interval} / copied {found["copied"]:.0f} %'
 
@@ -42,4 +47,4 @@ def render_nocopy(detailed: Mapping[str, Mapping[str, Mapping[str, Any]]], model
     return '\n'.join(lines)
 
 
-__all__ = ['TITLE', 'nocopy_of', 'render_nocopy']
+__all__ = ['TITLE', 'nocopy_interval', 'nocopy_of', 'render_nocopy']

@@ -25,7 +25,7 @@ from .checks_table import (ALL, cell as checks_cell, check_rows, checks_of, chec
                            version_conflict)
 from .compare import CompareError, compare_pair, load_run, resolve_run, run_groups
 from .intervals import run_intervals, score_groups
-from .nocopy_table import nocopy_of
+from .nocopy_table import nocopy_interval, nocopy_of
 from .run_check import RunCheck, check_run, find_conflicts, meta_of, render_conflicts
 from .twins import twin_pairs
 from .versions import SOFTWARE, installed_version
@@ -603,9 +603,8 @@ def _nocopy_section(results: Mapping[str, Mapping[str, Mapping[str, Any]]], data
         if found is None:
             return '<td data-v="" class="small">-</td>'
         u = result.get('score')
-        interval = (f' <span class="small">[{found["ci_low"]:.2f}, {found["ci_high"]:.2f}]</span>'
-                    if isinstance(found.get('ci_low'), (int, float)) and isinstance(found.get('ci_high'), (int, float))
-                    else '')
+        ci = nocopy_interval(found)
+        interval = f' <span class="small">[{ci[0]:.2f}, {ci[1]:.2f}]</span>' if ci else ''
         u_text = f'{u:.2f} → ' if isinstance(u, (int, float)) else ''
         return (f'<td data-v="{found["score"]:.4f}">{u_text}<b>{found["score"]:.2f}</b>{interval} '
                 f'<span class="small">copied {found["copied"]:.0f} %</span></td>')
