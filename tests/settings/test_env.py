@@ -10,7 +10,7 @@ import pytest
 from mmengine.config import Config
 
 from opencompass_h2htalk.cli import main
-from opencompass_h2htalk.settings.env import EnvSettingError, env_int
+from opencompass_h2htalk.settings.env import EnvSettingError, env_choices, env_int
 
 from ..conftest import REPO
 
@@ -35,10 +35,27 @@ def test_env_int_reads_checks_and_names_the_variable(monkeypatch):
         env_int('H2HTALK_X', 20)
 
 
+def test_env_choices_keeps_the_given_order_and_names_an_unknown_choice(monkeypatch):
+    monkeypatch.delenv('H2HTALK_X', raising=False)
+    assert env_choices('H2HTALK_X', ['a', 'b', 'c']) == ['a', 'b', 'c']     # unset: all
+    monkeypatch.setenv('H2HTALK_X', ' , ')
+    assert env_choices('H2HTALK_X', ['a', 'b', 'c']) == ['a', 'b', 'c']     # empty: all
+    monkeypatch.setenv('H2HTALK_X', 'c, a,c')
+    assert env_choices('H2HTALK_X', ['a', 'b', 'c']) == ['a', 'c']          # the choices' order, once each
+    monkeypatch.setenv('H2HTALK_X', 'a,qwen3')
+    with pytest.raises(EnvSettingError) as e:
+        env_choices('H2HTALK_X', ['a', 'b'], config='c.py')
+    assert e.value.code == ("error: H2HTALK_X='a,qwen3' (read by c.py): unknown 'qwen3'; choose a comma-separated "
+                            'list of a, b or unset it for all')
+
+
 @pytest.mark.parametrize('config,name,value', [
     (DEMO_CFG, 'H2HTALK_DEMO_ITEMS', 'abc'), (DEMO_CFG, 'H2HTALK_DEMO_ITEMS', '0'),
     (SLURM_CFG, 'H2HTALK_SLURM_GPUS', 'abc'), (SLURM_CFG, 'H2HTALK_SLURM_GPUS', '0'),
     (REPO / 'configs/eval/h2htalk_smollm2.py', 'H2HTALK_ITEMS', '2x'),
+    (REPO / 'configs/eval/h2htalk_ladder.py', 'H2HTALK_LADDER_SAMPLE', '0'),
+    (REPO / 'configs/eval/h2htalk_ladder.py', 'H2HTALK_LADDER_RUNGS', 'qwen,gpt5'),
+    (REPO / 'configs/eval/h2htalk_ladder.py', 'H2HTALK_LADDER_PARTS', 'core,judged'),
 ])
 def test_configs_refuse_a_bad_number_at_load(monkeypatch, config, name, value):
     monkeypatch.setenv(name, value)

