@@ -3,8 +3,8 @@
 #   parrot     the user's latest message, or the last input block (reads, says nothing of its own)
 #   constant   one fixed caring sentence for every item          (reads nothing, but replies: a reply beats no reply)
 #   retrieval  the reference of the most similar other scenario   (a right-sounding reply to someone else)
-#   smollm2    SmolLM2-135M-Instruct in vLLM, no-SAP and SAP twins (a 135 M English-first model writing Chinese)
-#   qwen       Qwen2.5-Coder-0.5B-Instruct in vLLM, both twins     (fluent Chinese, small, blind to risk)
+#   smollm2-nosap, smollm2-sap   SmolLM2-135M-Instruct in vLLM, the twins (135 M, English-first, writing Chinese)
+#   qwen-nosap, qwen-sap         Qwen2.5-Coder-0.5B-Instruct in vLLM, the twins (fluent Chinese, small, blind to risk)
 #   reference  the scenario's own reference                         (the upper bound: U 100 by construction)
 # The sample: H2HTALK_LADDER_SAMPLE scenarios of each core subtask (default 30), drawn by OpenCompass's own integer
 # `test_range` (random.Random(30) shuffles the indices, the first 30 are kept: the same items on every machine), and
@@ -13,12 +13,13 @@
 #
 #   h2htalk model fetch smollm2 && h2htalk model fetch qwen2.5-coder-0.5b && bash scripts/setup_vllm_env.sh
 #   H2HTALK_LADDER_RUNGS=parrot,constant,retrieval,reference opencompass configs/eval/h2htalk_ladder.py -w outputs/ladder
-#   H2HTALK_LADDER_RUNGS=qwen VLLM_CPU_KVCACHE_SPACE=1 .venv-vllm/bin/opencompass configs/eval/h2htalk_ladder.py \
-#       -w outputs/ladder -r        # reuses the folder: only the new rung's tasks run (same for smollm2)
+#   H2HTALK_LADDER_RUNGS=qwen-nosap VLLM_CPU_KVCACHE_SPACE=1 .venv-vllm/bin/opencompass configs/eval/h2htalk_ladder.py \
+#       -w outputs/ladder -r        # reuses the folder: only the new rung's tasks run (qwen-sap, smollm2-nosap, ...)
 #   h2htalk ladder outputs/ladder  # the table of docs/validity.md
 #
-# H2HTALK_LADDER_PARTS=core,safety,probes chooses the dataset parts (default all three): on 2 CPU cores a 0.5 B
-# model's twin takes about an hour for the core sample alone.
+# H2HTALK_LADDER_PARTS=core,safety,probes chooses the dataset parts (default all three): on one CPU core a 0.5 B
+# model's twin takes about an hour for the core sample alone, and SmolLM2, which echoes until max_out_len, two.
+# Two twins can run at once in two invocations on two cores (VLLM_CPU_OMP_THREADS_BIND=0 and =1).
 import os as __os  # read the environment at parse time; double underscore keeps it out of the dump
 
 from mmengine.config import read_base
@@ -46,7 +47,8 @@ __env_choices = __import__('opencompass_h2htalk.settings.env', fromlist=['env_ch
 # In ladder order, bottom first: `h2htalk ladder` reads this order from the dumped config.
 _rungs = {
     'parrot': parrot_reply, 'constant': constant_reply, 'retrieval': retrieval_baseline,
-    'smollm2': [*smollm2_nosap, *smollm2_sap], 'qwen': [*qwen_nosap, *qwen_sap], 'reference': reference_reply,
+    'smollm2-nosap': smollm2_nosap, 'smollm2-sap': smollm2_sap, 'qwen-nosap': qwen_nosap, 'qwen-sap': qwen_sap,
+    'reference': reference_reply,
 }
 RUNGS = __env_choices('H2HTALK_LADDER_RUNGS', list(_rungs), config='configs/eval/h2htalk_ladder.py')
 SAMPLE = __env_int('H2HTALK_LADDER_SAMPLE', 30, minimum=1, config='configs/eval/h2htalk_ladder.py')

@@ -50,3 +50,19 @@ def test_references_score_100_and_sit_above_the_other_points(ladder_run):
             assert _results(ladder_run, model, dataset)['score'] < 100.0, (model, dataset)
     summary = next((ladder_run / 'summary').glob('summary_*.md')).read_text()
     assert 'h2htalk-parrot-reply' in summary
+
+
+def test_h2htalk_ladder_reads_the_real_results(ladder_run, capsys):
+    """``h2htalk ladder`` on results the real evaluator wrote (one-item lists, checks, copy-free U): every table is
+    filled; with 2 scenarios per subtask there is no interval, so no neighbour comparison gets a verdict."""
+    from opencompass_h2htalk.cli import main
+
+    order = 'h2htalk-parrot-reply,h2htalk-constant-reply,h2htalk-reference-reply'
+    assert main(['ladder', str(ladder_run), '--order', order, '--resamples', '50']) == 0
+    out = capsys.readouterr().out
+    u = next(ln for ln in out.splitlines() if ln.startswith('| dialogue_emotion |'))   # the U table comes first
+    assert u.endswith('| 100.0 [no interval] |'), u
+    comp = next(ln for ln in out.splitlines() if ln.startswith('| h2htalk-reference-reply | 3 |'))
+    assert comp.split('|')[3:12] == [' 100.0 '] * 9                             # BLEU-1..ROUGE-L, cos, U
+    assert '#### Copy-free U' in out and '| itinerary_feedback |' in out
+    assert 'holds in 0 of 0 neighbour comparisons on U' in out

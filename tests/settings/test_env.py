@@ -54,7 +54,7 @@ def test_env_choices_keeps_the_given_order_and_names_an_unknown_choice(monkeypat
     (SLURM_CFG, 'H2HTALK_SLURM_GPUS', 'abc'), (SLURM_CFG, 'H2HTALK_SLURM_GPUS', '0'),
     (REPO / 'configs/eval/h2htalk_smollm2.py', 'H2HTALK_ITEMS', '2x'),
     (REPO / 'configs/eval/h2htalk_ladder.py', 'H2HTALK_LADDER_SAMPLE', '0'),
-    (REPO / 'configs/eval/h2htalk_ladder.py', 'H2HTALK_LADDER_RUNGS', 'qwen,gpt5'),
+    (REPO / 'configs/eval/h2htalk_ladder.py', 'H2HTALK_LADDER_RUNGS', 'qwen-sap,gpt5'),
     (REPO / 'configs/eval/h2htalk_ladder.py', 'H2HTALK_LADDER_PARTS', 'core,judged'),
 ])
 def test_configs_refuse_a_bad_number_at_load(monkeypatch, config, name, value):
