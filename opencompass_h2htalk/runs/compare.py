@@ -159,8 +159,8 @@ def comparability(results: Mapping[str, Mapping[str, Mapping[str, Any]]], a: str
 
 def compare_pair(results: Mapping[str, Mapping[str, Mapping[str, Any]]], a: str, b: str,
                  groups: Sequence[Mapping[str, Any]], resamples: int = DEFAULT_RESAMPLES,
-                 seed: int = DEFAULT_SEED, across_history_formats: bool = False) -> Tuple[Dict[str, PairedDifference], Dict[str, Tuple[float, float]],
-                                                    List[str]]:
+                 seed: int = DEFAULT_SEED, across_history_formats: bool = False,
+                 ) -> Tuple[Dict[str, PairedDifference], Dict[str, Tuple[float, float]], List[str]]:
     """Paired differences ``b − a`` per dataset both have and per score group.
 
     Returns:
@@ -203,13 +203,10 @@ def compare_pair(results: Mapping[str, Mapping[str, Mapping[str, Any]]], a: str,
 
 def _refuse_incomparable(results: Mapping[str, Mapping[str, Mapping[str, Any]]], a: str, b: str,
                          across_history_formats: bool) -> None:
+    # A history_format conflict carries its note (run_check.KEY_NOTES), which names --across-history-formats.
     problems = comparability(results, a, b, across_history_formats)
     if problems:
-        hint = ''
-        if any('- history_format' in p for p in problems):
-            hint = ('\nThe history was rendered differently (a labelled block or chat turns); to compare the two '
-                    'renderings on purpose, add --across-history-formats')
-        raise CompareError(f'{a} and {b} must not be compared:\n' + '\n'.join(problems) + hint)
+        raise CompareError(f'{a} and {b} must not be compared:\n' + '\n'.join(problems))
 
 
 def judged_scores(result: Mapping[str, Any], name: str = '<result>') -> Dict[str, Dict[str, float]]:
@@ -465,7 +462,7 @@ def compare_runs(runs: Sequence[str], models: Optional[Sequence[str]] = None, re
     for path in runs:
         run = resolve_run(path)
         for model, per_dataset in load_run(run).items():
-            if model in results and across_history_formats and model not in [m for p in self_pairs for m in p]:
+            if model in results and across_history_formats:  # a second run of the model: kept if its format differs
                 first, second = _run_format(results[model]), _run_format(per_dataset)
                 if first != second:
                     named = {f'{model} [{first}]': (results.pop(model), where.pop(model)),
@@ -474,7 +471,7 @@ def compare_runs(runs: Sequence[str], models: Optional[Sequence[str]] = None, re
                         results[name], where[name] = res, src
                     self_pairs.append((f'{model} [block]', f'{model} [chat]'))
                     continue
-            if model in results or f'{model} [block]' in results:
+            if model in results or f'{model} [block]' in results:  # one format twice, or a third run
                 raise CompareError(f'model {model} has results in both {where.get(model) or where[model + " [block]"]}'
                                    f' and {run}; compare each run on its own or rename one model'
                                    + ('' if across_history_formats else

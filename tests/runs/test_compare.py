@@ -385,7 +385,7 @@ def test_a_block_and_a_chat_result_of_one_dataset_are_refused_naming_the_option(
     rc, out, err = compare(capsys, run)
     assert rc == 1 and out == ''
     assert "- history_format for h2htalk_dialogue_base differs:\n    'block': m@nosap\n    'chat': m@sap-v1" in err
-    assert 'to compare the two renderings on purpose, add --across-history-formats' in err
+    assert 'pair them with `h2htalk compare RUN_BLOCK RUN_CHAT --across-history-formats`' in err
     rc, out, err = compare(capsys, run, '--across-history-formats')
     assert rc == 0, err
     assert out.splitlines()[0] == ('history format: m@nosap: block; m@sap-v1: chat on h2htalk_dialogue_base '
