@@ -12,7 +12,8 @@
                                     estimated wall time, GPU-hours, sweep makespan and GPU efficiency
     h2htalk review export WORK_DIR  write the human-review queue (JSONL, CSV, HTML) of the latest run
     h2htalk review merge WORK_DIR [FILE]  fold human scores back (default FILE: <run>/review/queue.csv)
-    h2htalk compare RUN [RUN ...] [--models A B ...]  paired differences with intervals and p-values
+    h2htalk compare RUN [RUN ...] [--models A B ...] [--across-history-formats]  paired differences with intervals
+                                    and p-values (block vs chat renderings only when asked)
     h2htalk ladder RUN [--order A,B,...]  the model ladder's tables (Markdown): U, components, copy-free U, checks
                                     and paired differences between neighbouring rungs (docs/validity.md)
     h2htalk report RUN [-o FILE] [--check]  one self-contained HTML page for a run (default <run>/report.html);
@@ -264,6 +265,9 @@ def main(argv: Optional[List[str]] = None) -> int:
                    help='compare the first model with each of the others (default: the SAP / no-SAP twins)')
     p.add_argument('--resamples', type=int, default=1000, help='bootstrap resamples (default 1000)')
     p.add_argument('--seed', type=_seed, default=0, help='bootstrap seed, an integer >= 0 (default 0)')
+    p.add_argument('--across-history-formats', action='store_true',
+                   help='compare results whose dialogue history was rendered differently (block vs chat turns); a '
+                        'model in a block run and a chat run becomes "<model> [block]" and "<model> [chat]"')
     p = sub.add_parser('ladder', help="the model ladder's tables (Markdown) for one run: U with intervals, components, "
                                       'copy-free U, task and rule safety checks, paired differences between '
                                       'neighbouring rungs and whether the expected order holds')
@@ -337,7 +341,7 @@ def main(argv: Optional[List[str]] = None) -> int:
 
             if args.resamples < 1:
                 raise ValueError(f'--resamples must be at least 1, got {args.resamples}')
-            print(compare_runs(args.runs, args.models, args.resamples, args.seed))
+            print(compare_runs(args.runs, args.models, args.resamples, args.seed, args.across_history_formats))
             return 0
         if args.command == 'ladder':
             from .runs.ladder import build_ladder

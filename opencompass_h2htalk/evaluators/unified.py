@@ -30,7 +30,8 @@ class H2HTalkUnifiedEvaluator(BaseEvaluator):
         ci_resamples, ci_seed: The scenario bootstrap of ``score`` (:mod:`opencompass_h2htalk.stats`).
 
     The result holds ``score`` (mean U, 0–100), every component (0–100), ``empty_rate`` (%),
-    a ``meta`` block (α, tokenizer and version, embedder and revision, data version and SHA-256, prompt hash,
+    a ``meta`` block (α, tokenizer and version, embedder and revision, data version and SHA-256, prompt hash, the
+    ``history_format`` the prompts were rendered in,
     item counts (``n`` scored, ``n_data`` in the subtask), the SAP versions found in the prompts the model
     received, the software versions (``versions``) and the subtask's metric floor over the scored references
     (``floor``, :func:`~opencompass_h2htalk.metrics.floor.result_floor`)) and per-item ``details``.
@@ -76,7 +77,7 @@ class H2HTalkUnifiedEvaluator(BaseEvaluator):
         ids = test_set['id'] if 'id' in columns else [None] * len(items)
         meta = scoring_metadata(embedder, self.alpha, self.tokenizer)
         meta.update(n=len(items), n_empty=sum(it.empty for it in items))
-        for key in ('data_version', 'source_sha256', 'prompt_hash', 'subtask'):
+        for key in ('data_version', 'source_sha256', 'prompt_hash', 'subtask', 'history_format'):
             if key in columns and len(test_set):
                 meta[key] = test_set[key][0]
         if 'subtask_items' in columns and len(test_set):  # the whole subtask's size: a test_range scores fewer

@@ -1,7 +1,7 @@
 """OpenCompass model wrapper around :class:`opencompass_h2htalk.baselines.retrieval.RetrievalBaseline`."""
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Tuple, Union
+from typing import Dict, List, Optional, Union
 
 from opencompass.models.base_api import BaseAPIModel
 from opencompass.registry import MODELS
@@ -14,17 +14,16 @@ _META_TEMPLATE = dict(round=[dict(role='HUMAN', api_role='HUMAN'), dict(role='BO
                       reserved_roles=[dict(role='SYSTEM', api_role='SYSTEM')])
 
 
-def system_and_user(prompt: Union[str, PromptList], wrapper: str) -> Tuple[str, str]:
-    """The SYSTEM and the HUMAN text of a parsed prompt (each role's turns joined by newlines).
+def role_items(prompt: Union[str, PromptList], wrapper: str) -> List[Dict[str, str]]:
+    """The ``{'role', 'prompt'}`` items of a parsed prompt, in order (block: SYSTEM, HUMAN; chat: SYSTEM, then
+    HUMAN/BOT turns), for the baselines' ``respond_messages``.
 
     Raises:
         ValueError: a plain string (no SYSTEM turn to read the subtask and persona from).
     """
     if isinstance(prompt, str):
         raise ValueError(f'{wrapper} needs a PromptList with a SYSTEM turn, got a plain string')
-    system = '\n'.join(item['prompt'] for item in prompt if item['role'] == 'SYSTEM')
-    user = '\n'.join(item['prompt'] for item in prompt if item['role'] == 'HUMAN')
-    return system, user
+    return [{'role': item['role'], 'prompt': item['prompt']} for item in prompt]
 
 
 @MODELS.register_module()
@@ -47,4 +46,4 @@ class H2HTalkRetrievalBaseline(BaseAPIModel):
         self.baseline = RetrievalBaseline(data_dir)
 
     def generate(self, inputs: List[Union[str, PromptList]], max_out_len: int = 512, **kwargs) -> List[str]:
-        return [self.baseline.respond(*system_and_user(prompt, type(self).__name__)) for prompt in inputs]
+        return [self.baseline.respond_messages(role_items(prompt, type(self).__name__)) for prompt in inputs]

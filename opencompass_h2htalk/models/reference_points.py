@@ -8,7 +8,7 @@ from opencompass.registry import MODELS
 from opencompass.utils.prompt import PromptList
 
 from ..baselines.reference_points import ReferencePoint
-from .baseline import _META_TEMPLATE, system_and_user
+from .baseline import _META_TEMPLATE, role_items
 
 
 @MODELS.register_module()
@@ -28,4 +28,4 @@ class H2HTalkReferencePoint(BaseAPIModel):
         self.point = ReferencePoint(path, data_dir)
 
     def generate(self, inputs: List[Union[str, PromptList]], max_out_len: int = 512, **kwargs) -> List[str]:
-        return [self.point.respond(*system_and_user(prompt, type(self).__name__)) for prompt in inputs]
+        return [self.point.respond_messages(role_items(prompt, type(self).__name__)) for prompt in inputs]

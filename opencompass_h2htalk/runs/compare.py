@@ -14,6 +14,12 @@ the rule checks are left out with a note. A third block pairs the task checks (:
 per dataset, ``<dataset>:checks_all`` (every applicable check passed) and ``<dataset>:<check>``, each item 100 (pass)
 or 0 (fail) on the items where the check applies for both models, so a difference is in percentage points; results
 of two check revisions, or without checks, are left out with a note.
+
+Results of one dataset rendered in two history formats (``meta.history_format``: the history as a labelled block or
+as chat turns) are refused like other settings, unless ``--across-history-formats`` asks for exactly that
+comparison: then a model may have results in two runs of different formats (it is named ``<model> [block]`` and
+``<model> [chat]``, and paired with itself by default), and each pair's tables start with a line saying which side
+was rendered how.
 """
 from __future__ import annotations
 
@@ -26,7 +32,7 @@ from ..judges.paired import item_judgements
 from ..stats import DEFAULT_RESAMPLES, DEFAULT_SEED, PairedDifference, Subtask, paired_difference, paired_groups
 from .checks_table import CHECKS_ALL, checks_of, checks_version, item_outcomes
 from .intervals import is_group_warning, item_scores, no_interval_note, score_groups
-from .run_check import find_conflicts, meta_of, render_conflicts
+from .run_check import find_conflicts, meta_of, recorded, render_conflicts
 from .twins import twin_pairs
 
 #: Compared per dataset on top of run_check's keys: a result judged by another judge model or with another rubric is
@@ -111,10 +117,38 @@ def pairs_for(models: Sequence[str], chosen: Optional[Sequence[str]]) -> List[Tu
                        'name the models to compare with --models A B …')
 
 
-def comparability(results: Mapping[str, Mapping[str, Mapping[str, Any]]], a: str, b: str) -> List[str]:
-    """What differs between ``a``'s and ``b``'s results that makes them incomparable ([] when nothing does)."""
+def history_formats(results: Mapping[str, Mapping[str, Any]]) -> Dict[str, str]:
+    """``{dataset: history format}`` of one model's results (``'block'`` where a result records none)."""
+    return {d: str(recorded(dict(r), 'history_format')) for d, r in results.items()}
+
+
+def describe_formats(per_dataset: Mapping[str, str]) -> str:
+    """One model's rendering in words: ``'block'``, or ``'chat on a, b (block elsewhere)'``."""
+    chat = sorted(d for d, f in per_dataset.items() if f == 'chat')
+    if not chat:
+        return 'block'
+    return f'chat on {", ".join(chat)}' + (' (block elsewhere)' if len(chat) < len(per_dataset) else '')
+
+
+def format_line(results: Mapping[str, Mapping[str, Mapping[str, Any]]], a: str, b: str) -> Optional[str]:
+    """The line that says how each side's history was rendered, on the datasets both have; ``None`` when both are
+    all block (the default, nothing to say)."""
+    common = [d for d in results[a] if d in results[b]]
+    fa, fb = ({d: history_formats(results[m])[d] for d in common} for m in (a, b))
+    if set(fa.values()) | set(fb.values()) <= {'block'}:
+        return None
+    return f'history format: {a}: {describe_formats(fa)}; {b}: {describe_formats(fb)}'
+
+
+def comparability(results: Mapping[str, Mapping[str, Mapping[str, Any]]], a: str, b: str,
+                  across_history_formats: bool = False) -> List[str]:
+    """What differs between ``a``'s and ``b``'s results that makes them incomparable ([] when nothing does).
+
+    ``across_history_formats``: a different ``history_format`` is what the user asked to compare, not a problem.
+    """
     rows = [(m, d, r) for m in (a, b) for d, r in results[m].items() if d in results[a] and d in results[b]]
-    problems = [render_conflicts(find_conflicts(rows))] if find_conflicts(rows) else []
+    conflicts = find_conflicts(rows, skip=('history_format',) if across_history_formats else ())
+    problems = [render_conflicts(conflicts)] if conflicts else []
     for dataset in sorted(set(results[a]) & set(results[b])):
         for key in JUDGE_KEYS:
             va, vb = meta_of(dict(results[a][dataset])).get(key), meta_of(dict(results[b][dataset])).get(key)
@@ -125,8 +159,8 @@ def comparability(results: Mapping[str, Mapping[str, Mapping[str, Any]]], a: str
 
 def compare_pair(results: Mapping[str, Mapping[str, Mapping[str, Any]]], a: str, b: str,
                  groups: Sequence[Mapping[str, Any]], resamples: int = DEFAULT_RESAMPLES,
-                 seed: int = DEFAULT_SEED) -> Tuple[Dict[str, PairedDifference], Dict[str, Tuple[float, float]],
-                                                    List[str]]:
+                 seed: int = DEFAULT_SEED, across_history_formats: bool = False,
+                 ) -> Tuple[Dict[str, PairedDifference], Dict[str, Tuple[float, float]], List[str]]:
     """Paired differences ``b − a`` per dataset both have and per score group.
 
     Returns:
@@ -134,11 +168,10 @@ def compare_pair(results: Mapping[str, Mapping[str, Mapping[str, Any]]], a: str,
         name items only one side has and results whose details cannot be read.
 
     Raises:
-        CompareError: when the two results are not comparable (naming what differs).
+        CompareError: when the two results are not comparable (naming what differs; ``across_history_formats`` lets
+            a different history format through).
     """
-    problems = comparability(results, a, b)
-    if problems:
-        raise CompareError(f'{a} and {b} must not be compared:\n' + '\n'.join(problems))
+    _refuse_incomparable(results, a, b, across_history_formats)
     diffs: Dict[str, Subtask] = {}
     means: Dict[str, Tuple[float, float]] = {}
     notes: List[str] = []
@@ -166,6 +199,14 @@ def compare_pair(results: Mapping[str, Mapping[str, Mapping[str, Any]]], a: str,
             means[group['name']] = tuple(sum(weights[n] * means[n][i] for n in names) / total  # type: ignore
                                          for i in (0, 1))
     return paired_groups(diffs, score_groups(groups), resamples=resamples, seed=seed), means, notes
+
+
+def _refuse_incomparable(results: Mapping[str, Mapping[str, Mapping[str, Any]]], a: str, b: str,
+                         across_history_formats: bool) -> None:
+    # A history_format conflict carries its note (run_check.KEY_NOTES), which names --across-history-formats.
+    problems = comparability(results, a, b, across_history_formats)
+    if problems:
+        raise CompareError(f'{a} and {b} must not be compared:\n' + '\n'.join(problems))
 
 
 def judged_scores(result: Mapping[str, Any], name: str = '<result>') -> Dict[str, Dict[str, float]]:
@@ -212,7 +253,7 @@ def _chains(result: Mapping[str, Any]) -> Optional[Dict[str, Optional[str]]]:
 
 
 def compare_judged(results: Mapping[str, Mapping[str, Mapping[str, Any]]], a: str, b: str,
-                   resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
+                   resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED, across_history_formats: bool = False,
                    ) -> Tuple[Dict[str, PairedDifference], Dict[str, Tuple[float, float]], List[str]]:
     """Paired differences ``b − a`` of the judged metrics of every judged dataset both models have.
 
@@ -226,9 +267,7 @@ def compare_judged(results: Mapping[str, Mapping[str, Mapping[str, Any]]], a: st
     Raises:
         CompareError: when the two results are not comparable (naming what differs, the judge model included).
     """
-    problems = comparability(results, a, b)
-    if problems:
-        raise CompareError(f'{a} and {b} must not be compared:\n' + '\n'.join(problems))
+    _refuse_incomparable(results, a, b, across_history_formats)
     diffs: Dict[str, PairedDifference] = {}
     means: Dict[str, Tuple[float, float]] = {}
     notes: List[str] = []
@@ -398,23 +437,45 @@ def _num(value: float, sign: str = '') -> str:
     return f'{round(value, 2) + 0.0:{sign}.2f}'  # + 0.0 turns round()'s -0.0 into 0.0
 
 
+def _run_format(per_dataset: Mapping[str, Mapping[str, Any]]) -> str:
+    """``'chat'`` if any of a model's results in a run was rendered as chat turns, else ``'block'``."""
+    return 'chat' if 'chat' in history_formats(per_dataset).values() else 'block'
+
+
 def compare_runs(runs: Sequence[str], models: Optional[Sequence[str]] = None, resamples: int = DEFAULT_RESAMPLES,
-                 seed: int = DEFAULT_SEED) -> str:
+                 seed: int = DEFAULT_SEED, across_history_formats: bool = False) -> str:
     """The whole ``h2htalk compare`` output for run folders (or work dirs).
 
+    Args:
+        across_history_formats: Compare results whose history was rendered differently (block vs chat) on purpose.
+            A model with results in two runs of different formats is then named ``<model> [block]`` and
+            ``<model> [chat]``, and without ``models`` each such model is paired with itself (block first).
+
     Raises:
-        CompareError: unreadable runs, a model in two runs, unknown models, or incomparable results.
+        CompareError: unreadable runs, a model in two runs (of one format), unknown models, or incomparable results.
     """
     results: Dict[str, Dict[str, Dict[str, Any]]] = {}
     where: Dict[str, str] = {}
     groups: List[Mapping[str, Any]] = []
     order: List[str] = []
+    self_pairs: List[Tuple[str, str]] = []
     for path in runs:
         run = resolve_run(path)
         for model, per_dataset in load_run(run).items():
-            if model in results:
-                raise CompareError(f'model {model} has results in both {where[model]} and {run}; compare each run '
-                                   'on its own or rename one model')
+            if model in results and across_history_formats:  # a second run of the model: kept if its format differs
+                first, second = _run_format(results[model]), _run_format(per_dataset)
+                if first != second:
+                    named = {f'{model} [{first}]': (results.pop(model), where.pop(model)),
+                             f'{model} [{second}]': (per_dataset, run)}
+                    for name, (res, src) in named.items():
+                        results[name], where[name] = res, src
+                    self_pairs.append((f'{model} [block]', f'{model} [chat]'))
+                    continue
+            if model in results or f'{model} [block]' in results:  # one format twice, or a third run
+                raise CompareError(f'model {model} has results in both {where.get(model) or where[model + " [block]"]}'
+                                   f' and {run}; compare each run on its own or rename one model'
+                                   + ('' if across_history_formats else
+                                      ' (to compare a block run with a chat run of it, add --across-history-formats)'))
             results[model], where[model] = per_dataset, run
         g, o = run_groups(run)
         groups = groups or g
@@ -423,10 +484,11 @@ def compare_runs(runs: Sequence[str], models: Optional[Sequence[str]] = None, re
         raise CompareError(f'no results in {list(runs)}')
     out = []
     compared = 0
-    for a, b in pairs_for(list(results), models):
-        diffs, means, notes = compare_pair(results, a, b, groups, resamples, seed)
-        out.append(render_pair(a, b, diffs, means, order, notes))
-        judged, judged_means, judged_notes = compare_judged(results, a, b, resamples, seed)
+    for a, b in (self_pairs if self_pairs and not models else pairs_for(list(results), models)):
+        diffs, means, notes = compare_pair(results, a, b, groups, resamples, seed, across_history_formats)
+        formats = format_line(results, a, b)
+        out.append((formats + '\n' if formats else '') + render_pair(a, b, diffs, means, order, notes))
+        judged, judged_means, judged_notes = compare_judged(results, a, b, resamples, seed, across_history_formats)
         compared += len(diffs) + len(judged)
         if judged:
             rows = [f'{d}:{m}' for d in order
@@ -462,5 +524,5 @@ def compare_runs(runs: Sequence[str], models: Optional[Sequence[str]] = None, re
 
 
 __all__ = ['CHECKS_TITLE', 'CompareError', 'JUDGED_TITLE', 'NOCOPY_TITLE', 'compare_checks', 'compare_judged',
-           'compare_nocopy', 'compare_pair', 'compare_runs', 'comparability', 'judged_scores', 'load_run', 'pairs_for',
-           'render_pair', 'resolve_run', 'run_groups']
+           'compare_nocopy', 'compare_pair', 'compare_runs', 'comparability', 'describe_formats', 'format_line',
+           'history_formats', 'judged_scores', 'load_run', 'pairs_for', 'render_pair', 'resolve_run', 'run_groups']

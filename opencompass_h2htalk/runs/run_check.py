@@ -18,11 +18,19 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 RUN_WIDE_KEYS = ('data_version', 'alpha', 'embedder', 'tokenizer')
 # Compared per dataset only (different datasets have different files by design). ``violation_definition`` (safety
 # results only) says what ``violation_rate`` counts; results without it OR-ed the rule checks into it.
-PER_DATASET_KEYS = ('source_sha256', 'violation_definition')
+# ``history_format`` says how the dialogue history reached the model (a labelled block or chat turns): two renderings
+# are two prompts, so their scores do not share a table (``h2htalk compare --across-history-formats`` pairs them).
+PER_DATASET_KEYS = ('source_sha256', 'violation_definition', 'history_format')
+#: The value a result that does not record a key had: results written before the chat rendering existed were all
+#: rendered as blocks, so they still share a table with new block results.
+KEY_DEFAULTS = {'history_format': 'block'}
 #: What an unrecorded value of a key means, shown with a conflict on it.
 KEY_NOTES = {'violation_definition': "(not recorded): violation_rate counted the judge's flag OR any rule check "
                                      '(before judge-v2, where the judge alone decides); re-evaluate those results '
-                                     '(the judge cache makes that cheap)'}
+                                     '(the judge cache makes that cheap)',
+             'history_format': "'block': the history as a labelled text block in the HUMAN turn; 'chat': as real "
+                               'chat turns (docs/h2htalk.md); summarize each rendering on its own, or pair them with '
+                               '`h2htalk compare RUN_BLOCK RUN_CHAT --across-history-formats`'}
 UNRECORDED = '(not recorded)'
 _ERROR_LINE = re.compile(r'(\b[A-Za-z_.]*(Error|Exception)\b|Traceback|failed)')
 
@@ -96,30 +104,36 @@ def _render(value: Any) -> str:
     return repr(value)
 
 
-def find_conflicts(results: Iterable[Tuple[str, str, Dict[str, Any]]]) -> List[Conflict]:
+def recorded(result: Dict[str, Any], key: str) -> Any:
+    """``meta[key]`` of a results file, or its :data:`KEY_DEFAULTS` value when the result does not record it."""
+    return meta_of(result).get(key, KEY_DEFAULTS.get(key))
+
+
+def find_conflicts(results: Iterable[Tuple[str, str, Dict[str, Any]]], skip: Sequence[str] = ()) -> List[Conflict]:
     """Settings that differ between results that would share one table.
 
     Args:
         results: ``(model, dataset, result)`` for every result the table would show.
+        skip: Keys not to compare (``h2htalk compare --across-history-formats`` skips ``history_format``).
 
     Returns:
         One :class:`Conflict` per key in :data:`RUN_WIDE_KEYS` with more than one value over all results, and per
         dataset and key in :data:`PER_DATASET_KEYS` with more than one value over that dataset's results. A key a
         result does not record counts as its own value (``(not recorded)``), so an old result without a data
-        version cannot hide among new ones.
+        version cannot hide among new ones (except the keys of :data:`KEY_DEFAULTS`, whose unrecorded value is known).
     """
     results = list(results)
     conflicts = []
-    for key in RUN_WIDE_KEYS:
+    for key in [k for k in RUN_WIDE_KEYS if k not in skip]:
         values: Dict[str, List[str]] = {}
         for model, dataset, result in results:
-            values.setdefault(_render(meta_of(result).get(key)), []).append(f'{model} × {dataset}')
+            values.setdefault(_render(recorded(result, key)), []).append(f'{model} × {dataset}')
         if len(values) > 1:
             conflicts.append(Conflict(key, values))
-    for key in PER_DATASET_KEYS:
+    for key in [k for k in PER_DATASET_KEYS if k not in skip]:
         per_dataset: Dict[str, Dict[str, List[str]]] = {}
         for model, dataset, result in results:
-            per_dataset.setdefault(dataset, {}).setdefault(_render(meta_of(result).get(key)), []).append(model)
+            per_dataset.setdefault(dataset, {}).setdefault(_render(recorded(result, key)), []).append(model)
         for dataset, values in per_dataset.items():
             if len(values) > 1:
                 conflicts.append(Conflict(key, values, dataset=dataset))

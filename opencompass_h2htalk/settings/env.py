@@ -1,4 +1,4 @@
-"""Numbers that configs read from the environment, checked when the config is loaded. Pure (no OpenCompass import).
+"""Numbers and choices that configs read from the environment, checked when the config is loaded. Pure (no OpenCompass import).
 
 A config that did ``int(os.environ.get('H2HTALK_DEMO_ITEMS', '20'))`` failed with a traceback that did not name
 the variable (``abc``), or loaded and failed much later (``0``: an empty test range). :func:`env_int` refuses
@@ -72,4 +72,27 @@ def env_choices(name: str, choices: Sequence[str], config: str = '') -> List[str
     return [c for c in choices if c in wanted]
 
 
-__all__ = ['EnvSettingError', 'env_choices', 'env_int']
+def env_choice(name: str, choices: Sequence[str], default: str, config: str = '', setting: str = '') -> str:
+    """The value of ``$name`` if it is one of ``choices``, or ``default`` when it is unset or empty.
+
+    Args:
+        name: The environment variable.
+        choices: The values allowed (compared after stripping whitespace; case matters).
+        default: Returned when the variable is unset or empty.
+        config: The config reading it, for the message.
+        setting: What the config sets from it, for the message.
+
+    Raises:
+        EnvSettingError: any other value (the message names the variable, the value and the choices).
+    """
+    raw = os.environ.get(name, '')
+    if not raw.strip():
+        return default
+    if raw.strip() not in choices:
+        where = f' (read by {config}{" as " + setting if setting else ""})' if config else ''
+        raise EnvSettingError(f'error: {name}={raw!r}{where}: choose one of {", ".join(choices)}, or unset it '
+                              f'(default {default})')
+    return raw.strip()
+
+
+__all__ = ['EnvSettingError', 'env_choice', 'env_choices', 'env_int']

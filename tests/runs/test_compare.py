@@ -378,3 +378,37 @@ def test_results_without_a_copy_free_u_print_no_copy_free_table(run, capsys):
     rc, out, err = compare(capsys, run, '--resamples', 200)
     assert rc == 0, err
     assert 'copy-free' not in out
+
+
+def test_a_block_and_a_chat_result_of_one_dataset_are_refused_naming_the_option(run, capsys):
+    write(run, 'm@sap-v1', DATASETS[0], [12.0] * 12, meta={'history_format': 'chat'})
+    rc, out, err = compare(capsys, run)
+    assert rc == 1 and out == ''
+    assert "- history_format for h2htalk_dialogue_base differs:\n    'block': m@nosap\n    'chat': m@sap-v1" in err
+    assert 'pair them with `h2htalk compare RUN_BLOCK RUN_CHAT --across-history-formats`' in err
+    rc, out, err = compare(capsys, run, '--across-history-formats')
+    assert rc == 0, err
+    assert out.splitlines()[0] == ('history format: m@nosap: block; m@sap-v1: chat on h2htalk_dialogue_base '
+                                   '(block elsewhere)')
+    assert out.splitlines()[1].startswith('m@sap-v1 − m@nosap: unified score U')
+
+
+def test_across_history_formats_pairs_a_model_s_block_run_with_its_chat_run(tmp_path, capsys):
+    block, chat = tmp_path / 'block' / '20260101_000000', tmp_path / 'chat' / '20260102_000000'
+    base = [float(10 + k % 5) for k in range(12)]
+    for d in DATASETS:
+        write(block, 'm@nosap', d, base)
+        write(chat, 'm@nosap', d, [s + 1 for s in base], meta={'history_format': 'chat'})
+    rc, out, err = compare(capsys, block, chat)
+    assert rc == 1 and 'model m@nosap has results in both' in err and 'add --across-history-formats' in err
+    rc, out, err = compare(capsys, chat, block, '--across-history-formats', '--resamples', 200)
+    assert rc == 0, err
+    lines = out.splitlines()
+    assert lines[0] == ('history format: m@nosap [block]: block; m@nosap [chat]: chat on h2htalk_dialogue_base, '
+                        'h2htalk_dialogue_emotion')
+    assert lines[1].startswith('m@nosap [chat] − m@nosap [block]: unified score U')
+    row = next(ln for ln in lines if ln.startswith('h2htalk_dialogue_base'))
+    assert row.split(' | ')[4].strip() == '+1.00 [+1.00, +1.00]'
+    # Two runs of one format are still one model twice: refused even with the option.
+    rc, out, err = compare(capsys, block, block, '--across-history-formats')
+    assert rc == 1 and 'model m@nosap has results in both' in err

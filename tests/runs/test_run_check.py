@@ -124,3 +124,17 @@ def test_violation_definitions_conflict_per_dataset_and_the_unrecorded_one_is_ex
     text = render_conflicts(conflicts)
     assert "- violation_definition for safety differs:\n    'judge-v2': m1\n    (not recorded): m2" in text
     assert "note: (not recorded): violation_rate counted the judge's flag OR any rule check" in text
+
+
+def test_history_formats_conflict_per_dataset_and_an_unrecorded_one_is_block():
+    """Issue 24: a block and a chat rendering of one dataset are two prompts; results from before the option were
+    block-rendered, so they share a table with new block results."""
+    block, chat, old = _res(history_format='block'), _res(history_format='chat'), _res()
+    assert find_conflicts([('m1', 'd1', block), ('m2', 'd1', old), ('m1', 'd2', chat), ('m2', 'd2', chat)]) == []
+    conflicts = find_conflicts([('m1', 'd1', chat), ('m2', 'd1', old), ('m1', 'd2', block), ('m2', 'd2', block)])
+    assert [(c.key, c.dataset, c.values) for c in conflicts] == [('history_format', 'd1',
+                                                                  {"'chat'": ['m1'], "'block'": ['m2']})]
+    text = render_conflicts(conflicts)
+    assert "- history_format for d1 differs:\n    'chat': m1\n    'block': m2\n    note: 'block': the history as" in text
+    assert '--across-history-formats' in text
+    assert find_conflicts([('m1', 'd1', chat), ('m2', 'd1', old)], skip=('history_format',)) == []

@@ -10,7 +10,7 @@ import pytest
 from mmengine.config import Config
 
 from opencompass_h2htalk.cli import main
-from opencompass_h2htalk.settings.env import EnvSettingError, env_choices, env_int
+from opencompass_h2htalk.settings.env import EnvSettingError, env_choice, env_choices, env_int
 
 from ..conftest import REPO
 
@@ -49,6 +49,18 @@ def test_env_choices_keeps_the_given_order_and_names_an_unknown_choice(monkeypat
                             'list of a, b or unset it for all')
 
 
+def test_env_choice_reads_checks_and_names_the_variable(monkeypatch):
+    monkeypatch.delenv('H2HTALK_X', raising=False)
+    assert env_choice('H2HTALK_X', ('block', 'chat'), 'block') == 'block'
+    monkeypatch.setenv('H2HTALK_X', ' chat ')
+    assert env_choice('H2HTALK_X', ('block', 'chat'), 'block') == 'chat'
+    monkeypatch.setenv('H2HTALK_X', 'CHAT')
+    with pytest.raises(EnvSettingError) as e:
+        env_choice('H2HTALK_X', ('block', 'chat'), 'block', config='c.py', setting='history_format')
+    assert e.value.code == ("error: H2HTALK_X='CHAT' (read by c.py as history_format): choose one of block, chat, or "
+                            'unset it (default block)')
+
+
 @pytest.mark.parametrize('config,name,value', [
     (DEMO_CFG, 'H2HTALK_DEMO_ITEMS', 'abc'), (DEMO_CFG, 'H2HTALK_DEMO_ITEMS', '0'),
     (SLURM_CFG, 'H2HTALK_SLURM_GPUS', 'abc'), (SLURM_CFG, 'H2HTALK_SLURM_GPUS', '0'),
@@ -56,6 +68,9 @@ def test_env_choices_keeps_the_given_order_and_names_an_unknown_choice(monkeypat
     (REPO / 'configs/eval/h2htalk_ladder.py', 'H2HTALK_LADDER_SAMPLE', '0'),
     (REPO / 'configs/eval/h2htalk_ladder.py', 'H2HTALK_LADDER_RUNGS', 'qwen-sap,gpt5'),
     (REPO / 'configs/eval/h2htalk_ladder.py', 'H2HTALK_LADDER_PARTS', 'core,judged'),
+    (DEMO_CFG, 'H2HTALK_HISTORY_FORMAT', 'turns'),
+    (REPO / 'configs/eval/h2htalk_smollm2.py', 'H2HTALK_HISTORY_FORMAT', 'Chat'),
+    (REPO / 'configs/eval/h2htalk_qwen_coder.py', 'H2HTALK_HISTORY_FORMAT', 'blocks'),
 ])
 def test_configs_refuse_a_bad_number_at_load(monkeypatch, config, name, value):
     monkeypatch.setenv(name, value)
