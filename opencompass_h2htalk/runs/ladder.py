@@ -184,6 +184,7 @@ def build_ladder(run: str, order: Optional[Sequence[str]] = None, resamples: int
 
     pairs = neighbours(rungs)
     counts = {HOLDS: 0, TIE: 0, BREAKS: 0}
+    per_pair: List[str] = []
     diff_cols: List[Dict[str, str]] = []
     nc_cols: List[Dict[str, str]] = []
     notes: List[str] = []
@@ -192,11 +193,16 @@ def build_ladder(run: str, order: Optional[Sequence[str]] = None, resamples: int
         ncd, _, nc_notes = compare_nocopy(results, a, b, resamples, seed)
         notes += [f'{b} − {a}: {n}' for n in pair_notes + nc_notes]
         col, nc_col = {}, {}
+        pair_counts = {HOLDS: 0, TIE: 0, BREAKS: 0}
         for r, d in diffs.items():
             v = verdict(d)
             col[r] = f'{_interval(d.estimate, d.low, d.high, "+")} {TWINS if twins else v}'
             if not twins and v in counts:
                 counts[v] += 1
+                pair_counts[v] += 1
+        if not twins:
+            per_pair.append(f'- `{b}` − `{a}`: holds {pair_counts[HOLDS]}, tie {pair_counts[TIE]}, breaks '
+                            f'{pair_counts[BREAKS]}')
         for r, d in ncd.items():
             nc_col[r] = f'{_interval(d.estimate, d.low, d.high, "+")} {TWINS if twins else verdict(d)}'
         diff_cols.append(col)
@@ -210,6 +216,7 @@ def build_ladder(run: str, order: Optional[Sequence[str]] = None, resamples: int
         out += ['', '#### Neighbours on the copy-free U, paired [95 %]', '']
         out += _table(['dataset', *heads], n_rows)
     total = sum(counts.values())
+    out += ['', 'Per neighbour pair on U (datasets and groups):'] + per_pair
     out += ['', f'Expected order (twin pairs not counted): holds in {counts[HOLDS]} of {total} neighbour comparisons '
                 f'on U, tie in {counts[TIE]}, breaks in {counts[BREAKS]}.']
     out += [f'- note: {n}' for n in notes]

@@ -122,6 +122,7 @@ def test_neighbours_hold_tie_break_and_twins_do_not_count(run, capsys):
     assert mid_top[1].startswith('-15.0 [') and mid_top[1].endswith('] breaks')
     # holds: low→nosap on base, emotion and the group, sap→top on base and the group; breaks: sap→top on emotion
     assert 'holds in 5 of 6 neighbour comparisons on U, tie in 0, breaks in 1.' in out
+    assert '- `m@nosap` − `low`: holds 3, tie 0, breaks 0\n- `top` − `m@sap-v1`: holds 2, tie 0, breaks 1\n' in out
     nc = table(out, '#### Neighbours on the copy-free U')
     assert nc['dialogue_base'][0] == '-1.0 [-1.0, -1.0] breaks'   # the copy-free U sees what U does not
 
