@@ -19,10 +19,9 @@
 #   H2HTALK_HISTORY_FORMAT=chat ...         # the same with the history as chat turns, in outputs/h2htalk_ladder_chat
 #
 # H2HTALK_LADDER_PARTS=core,safety,probes chooses the dataset parts (default all three): on one CPU core a 0.5 B
-# model's twin takes about an hour for the core sample alone, and SmolLM2, which echoes until max_out_len, two.
+# model's twin took about two hours for the core sample alone (it fills the itinerary plans to max_out_len), and
+# SmolLM2, which echoes until max_out_len everywhere, needs about as long.
 # Two twins can run at once in two invocations on two cores (VLLM_CPU_OMP_THREADS_BIND=0 and =1).
-import os as __os  # read the environment at parse time; double underscore keeps it out of the dump
-
 from mmengine.config import read_base
 from opencompass.partitioners import NaivePartitioner
 from opencompass.runners import LocalRunner
