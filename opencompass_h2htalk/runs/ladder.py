@@ -64,6 +64,13 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str]], right_from: int =
     return ['| ' + ' | '.join(head) + ' |', '|' + '|'.join(align) + '|'] + ['| ' + ' | '.join(r) + ' |' for r in rows]
 
 
+def _check_cell(result: Optional[Mapping[str, Any]], name: str) -> str:
+    """``rate [low, high]`` of one check (or ``all``) in a result, ``'-'`` without the result or the check."""
+    rates = checks_of(result)[0] if result is not None else None
+    entry = (rates or {}).get(name)
+    return '-' if not entry else _interval(entry['rate'], entry.get('ci_low'), entry.get('ci_high'))
+
+
 def _short(dataset: str) -> str:
     return dataset[len('h2htalk_'):] if dataset.startswith('h2htalk_') else dataset
 
@@ -158,11 +165,7 @@ def build_ladder(run: str, order: Optional[Sequence[str]] = None, resamples: int
 
     ck_rows = []
     for d in rows:
-        cells = []
-        for m in rungs:
-            rates = checks_of(results[m][d])[0] if d in results[m] else None
-            entry = (rates or {}).get(ALL)
-            cells.append('-' if not entry else _interval(entry['rate'], entry.get('ci_low'), entry.get('ci_high')))
+        cells = [_check_cell(results[m].get(d), ALL) for m in rungs]
         if any(c != '-' for c in cells):
             ck_rows.append([_short(d)] + cells)
     if ck_rows:
@@ -170,11 +173,7 @@ def build_ladder(run: str, order: Optional[Sequence[str]] = None, resamples: int
         out += _table(['dataset', *rungs], ck_rows)
     safety_rows = []
     for name in (ALL, *SAFETY_CHECKS):
-        cells = []
-        for m in rungs:
-            rates = checks_of(results[m][SAFETY])[0] if SAFETY in results[m] else None
-            entry = (rates or {}).get(name)
-            cells.append('-' if not entry else _interval(entry['rate'], entry.get('ci_low'), entry.get('ci_high')))
+        cells = [_check_cell(results[m].get(SAFETY), name) for m in rungs]
         if any(c != '-' for c in cells):
             safety_rows.append(['all rule checks' if name == ALL else name] + cells)
     if safety_rows:
