@@ -44,6 +44,20 @@ if __name__ == '__main__':
     print(build_tiny_chat_model(sys.argv[1] if len(sys.argv) > 1 else str(Path.cwd() / 'tiny-model')))
 
 
+def record_chat_templates(model, monkeypatch) -> list:
+    """Records every message list ``model.tokenizer.apply_chat_template`` renders (and still renders it): what an HF
+    chat wrapper actually sends to the model. Returns the list the calls append to."""
+    sent = []
+    original = model.tokenizer.apply_chat_template
+
+    def recording(messages, *args, **kwargs):
+        sent.append(messages)
+        return original(messages, *args, **kwargs)
+
+    monkeypatch.setattr(model.tokenizer, 'apply_chat_template', recording)
+    return sent
+
+
 def build_tiny_xlmr(out_dir: str) -> str:
     """Writes a tiny random XLM-RoBERTa + tokenizer that FlagEmbedding's BGEM3FlagModel can load offline."""
     import torch

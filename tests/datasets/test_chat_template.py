@@ -16,7 +16,7 @@ from opencompass_h2htalk.sap import SEPARATOR, detect_sap, load_sap
 
 from ..conftest import REPO
 from ..servers import RecordingChatServer
-from ..tiny_model import build_tiny_chat_model
+from ..tiny_model import build_tiny_chat_model, record_chat_templates
 
 SAP = load_sap('v1', 'zh')
 ROW = load_rows('dialogue_base', history_format='chat')[0]
@@ -68,14 +68,7 @@ def tiny_dir(tmp_path_factory):
 def test_hf_wrapper_puts_sap_once_into_the_system_message_of_a_chat_prompt(tiny_dir, sap, monkeypatch):
     model = SAPHuggingFacewithChatTemplate(path=tiny_dir, sap=sap, model_kwargs=dict(device_map='cpu'),
                                            max_seq_len=4096)
-    sent = []
-    original = model.tokenizer.apply_chat_template
-
-    def recording(messages, *args, **kwargs):
-        sent.append(messages)
-        return original(messages, *args, **kwargs)
-
-    monkeypatch.setattr(model.tokenizer, 'apply_chat_template', recording)
+    sent = record_chat_templates(model, monkeypatch)
     model.generate_from_template((prompt(), prompt()), max_out_len=4)
     assert sent == [with_sap(CHATML) if sap else CHATML] * 2
     assert all(len(detect_sap(m)) == (1 if sap else 0) for m in sent)

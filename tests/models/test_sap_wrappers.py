@@ -15,7 +15,7 @@ from opencompass_h2htalk.sap import SEPARATOR, load_sap
 
 from ..conftest import REPO
 from ..servers import RecordingChatServer
-from ..tiny_model import build_tiny_chat_model
+from ..tiny_model import build_tiny_chat_model, record_chat_templates
 
 SAP = load_sap('v1', 'zh')
 ROW = load_rows('dialogue_emotion')[0]
@@ -43,14 +43,7 @@ def tiny_dir(tmp_path_factory):
 def test_hf_wrapper_sends_sap_once_in_the_system_message(tiny_dir, sap, monkeypatch):
     model = SAPHuggingFacewithChatTemplate(path=tiny_dir, sap=sap, model_kwargs=dict(device_map='cpu'),
                                            max_seq_len=4096)
-    sent = []
-    original = model.tokenizer.apply_chat_template
-
-    def recording(messages, *args, **kwargs):
-        sent.append(messages)
-        return original(messages, *args, **kwargs)
-
-    monkeypatch.setattr(model.tokenizer, 'apply_chat_template', recording)
+    sent = record_chat_templates(model, monkeypatch)
     # generate_from_template is what GenInferencer calls, with a batch of prompts as a tuple.
     out = model.generate_from_template((dataset_prompt(), dataset_prompt()), max_out_len=4)
     assert len(out) == 2 and all(isinstance(o, str) for o in out)
