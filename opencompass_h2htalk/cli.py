@@ -4,7 +4,7 @@
     h2htalk audit [DATA_DIR] [--report]  data-quality gate: file:line:check for every failing record (+ distribution)
     h2htalk manifest [DATA_DIR] [--name NAME --version V]  validate, then rewrite MANIFEST.json (after editing
                                     data; a new manifest outside the bundled data needs --name and --version)
-    h2htalk show SUBTASK [N]        print the SYSTEM and HUMAN turns of the scenario at position N (0-based)
+    h2htalk show SUBTASK [N]        print the turns the model gets for the scenario at position N (0-based)
     h2htalk checks [DATA_DIR] [--subtask S ...] [--failures N] [--min P]  run the task checks on the references
                                     as if they were replies: pass rate per subtask and check, failing ids; exit 1
                                     when references pass less than P % of all checks (default 97)
@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import json
 import os
 import sys
 from collections import Counter
@@ -34,6 +35,7 @@ from typing import List, Optional
 from .data.loader import (DATA_VERSION, DATASET_NAME, ManifestError, check_data_dir, load_rows, read_manifest,
                           write_manifest)
 from .data.paths import default_data_dir, require_data_dir
+from .data.prompts import CHAT_SUBTASKS, HISTORY_FORMATS
 from .data.schema import SUBTASKS, ScenarioError
 from .judges.review import ReviewError, export, merge
 from .planning.scale import format_plan
@@ -132,17 +134,29 @@ def _non_negative(text: str) -> int:
 _seed = _non_negative
 
 
-def _show(subtask: str, index: int, data_dir: Optional[str]) -> int:
-    """Prints the scenario at 0-based position ``index`` of a subtask file (ids are 1-based)."""
-    rows = load_rows(subtask, data_dir)
+def _show(subtask: str, index: int, data_dir: Optional[str], history_format: Optional[str] = None) -> int:
+    """Prints the scenario at 0-based position ``index`` of a subtask file (ids are 1-based) as the shipped configs
+    send it: chat turns for the subtasks that continue a conversation, the block otherwise (``history_format``
+    overrides; ``'chat'`` for another subtask is an error)."""
+    if history_format is None:
+        history_format = 'chat' if subtask in CHAT_SUBTASKS else 'block'
+    if history_format == 'chat' and subtask not in CHAT_SUBTASKS:
+        print(f"error: --history-format chat: subtask {subtask!r} has no conversation to continue; chat turns are for "
+              f"{', '.join(CHAT_SUBTASKS)}", file=sys.stderr)
+        return 2
+    rows = load_rows(subtask, data_dir, history_format=history_format)
     if not 0 <= index < len(rows):
         print(f'error: no scenario at position {index}: {subtask} has {len(rows)} scenarios, '
               f'positions 0-{len(rows) - 1} (0-based; position 0 is {rows[0]["id"]})', file=sys.stderr)
         return 1
     row = rows[index]
+    turns = (json.loads(row['messages']) if history_format == 'chat'
+             else [{'role': 'SYSTEM', 'prompt': row['system_prompt']}, {'role': 'HUMAN', 'prompt': row['user_prompt']}])
     print(f'# {row["id"]} (0-based position {index} of 0-{len(rows) - 1}; persona {row["persona"]}, '
-          f'language {row["language"]})\n\n[SYSTEM]\n{row["system_prompt"]}\n\n'
-          f'[HUMAN]\n{row["user_prompt"]}\n\n[REFERENCE]\n{row["reference"]}')
+          f'language {row["language"]}; history as {"chat turns" if history_format == "chat" else "a text block"})\n')
+    for turn in turns:
+        print(f'[{turn["role"]}]\n{turn["prompt"]}\n')
+    print(f'[REFERENCE]\n{row["reference"]}')
     return 0
 
 
@@ -224,6 +238,10 @@ def main(argv: Optional[List[str]] = None) -> int:
                    help='0-based position in the subtask file (ids are 1-based: position 0 is <subtask>-001 in the '
                         'bundled data); default 0')
     p.add_argument('--data-dir', default=None)
+    p.add_argument('--history-format', choices=HISTORY_FORMATS, default=None,
+                   help="'chat': the history as user/assistant turns, the default for the subtasks that continue a "
+                        f"conversation ({', '.join(CHAT_SUBTASKS)}); 'block': as one text block in the HUMAN turn "
+                        "(the paper's format), the default and the only rendering for the others")
     p = sub.add_parser('checks', help='run the task checks on the references as replies: pass rate per subtask '
                                       'and check, with the failing ids')
     p.add_argument('data_dir', nargs='?', default=None)
@@ -327,7 +345,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         if args.command == 'plan':
             return _plan(args.config, args.gpus)
         if args.command == 'show':
-            return _show(args.subtask, args.index, args.data_dir)
+            return _show(args.subtask, args.index, args.data_dir, args.history_format)
         if args.command == 'report':
             from .runs.report import write_report
 

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from opencompass_h2htalk.cli import main
-from opencompass_h2htalk.data.loader import load_subtask
+from opencompass_h2htalk.data.loader import load_rows, load_subtask
 from opencompass_h2htalk.data.paths import default_data_dir
 from opencompass_h2htalk.data.hashing import sha256_file
 
@@ -31,6 +31,26 @@ def test_show_prints_both_turns_and_reference(capsys):
     assert main(['show', 'itinerary_advanced', '2']) == 0
     out = capsys.readouterr().out
     assert '# itinerary_advanced-003' in out and '[SYSTEM]' in out and '【此刻所在的时间段】' in out
+
+
+def test_show_gives_a_conversation_as_the_chat_turns_the_shipped_configs_send(capsys):
+    row = load_rows('dialogue_base', history_format='chat')[0]
+    assert main(['show', 'dialogue_base', '0']) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f'# {row["id"]} ') and 'history as chat turns' in out
+    messages = json.loads(row['messages'])
+    assert [line[1:-1] for line in out.splitlines() if line in ('[SYSTEM]', '[HUMAN]', '[BOT]')] == [
+        m['role'] for m in messages]
+    assert '【对话记录】' not in out and f"[HUMAN]\n{messages[-1]['prompt']}\n\n[REFERENCE]\n" in out
+    assert main(['show', 'dialogue_base', '0', '--history-format', 'block']) == 0
+    block = capsys.readouterr().out
+    assert 'history as a text block' in block and '【对话记录】' in block and '[BOT]' not in block
+
+
+def test_show_refuses_chat_turns_for_a_subtask_without_a_conversation(capsys):
+    assert main(['show', 'recollection_refine', '0', '--history-format', 'chat']) == 2
+    captured = capsys.readouterr()
+    assert captured.out == '' and "subtask 'recollection_refine' has no conversation to continue" in captured.err
 
 
 def test_validate_reports_a_changed_file(tmp_path, capsys):
