@@ -1,14 +1,14 @@
 """``h2htalk report RUN``: one self-contained HTML page for a finished run (first step of issue 12, item 4).
 
-What the page holds so far: a run card (plugin, OpenCompass and data versions, data SHA-256, α, embedder, tokenizer,
-judge and rubric hash where judged), a sortable leaderboard with bootstrap intervals for the overall score, the
-dimensions and every subtask, a bar chart of the subtasks per model (matplotlib, inline SVG), the SAP − no-SAP
-paired differences of every twin pair with intervals and p-values (the paper's Table 3 shape), the task checks (pass
-rate of all checks and of each, per subtask and model, with intervals), judge reliability
-(parse rate, retries, unparsed items, review queue) for judged results, cost and throughput per model (sizes from
-predictions/, wall times from logs/, :mod:`.logs`), and a per-item browser filterable by subtask, tag, failed task
-check, score range and text (each item shows its failed checks with their reasons), its state kept in the URL
-fragment. Nothing is fetched at view time: styles, script and chart are inline.
+What the page holds so far: a run card (plugin, OpenCompass and data versions, data SHA-256, history format, α,
+embedder, tokenizer, judge and rubric hash where judged), a sortable leaderboard with bootstrap intervals for the
+overall score, the dimensions and every subtask, a bar chart of the subtasks per model (matplotlib, inline SVG), the
+SAP − no-SAP paired differences of every twin pair with intervals and p-values (the paper's Table 3 shape), the task
+checks (pass rate of all checks and of each, per subtask and model, with intervals), judge reliability (parse rate,
+retries, unparsed items, review queue) for judged results, cost and throughput per model (sizes from predictions/,
+wall times from logs/, :mod:`.logs`), and a per-item browser filterable by subtask, tag, failed task check, score
+range and text (each item shows its failed checks with their reasons), its state kept in the URL fragment. Nothing
+is fetched at view time: styles, script and chart are inline.
 No OpenCompass import.
 """
 from __future__ import annotations
@@ -26,7 +26,7 @@ from .checks_table import (ALL, cell as checks_cell, check_rows, checks_of, chec
 from .compare import CompareError, compare_pair, load_run, resolve_run, run_groups
 from .intervals import run_intervals, score_groups
 from .nocopy_table import nocopy_interval, nocopy_of
-from .run_check import RunCheck, check_run, find_conflicts, meta_of, render_conflicts
+from .run_check import RunCheck, check_run, find_conflicts, meta_of, recorded, render_conflicts
 from .twins import twin_pairs
 from .versions import SOFTWARE, installed_version
 
@@ -173,6 +173,17 @@ def _chart(intervals: Mapping[str, Mapping[str, Any]], datasets: Sequence[str], 
     return svg[svg.index('<svg'):]
 
 
+def _history_formats(results: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> str:
+    """How each dataset's dialogue history reached the models: ``chat: a, b; block: c`` (a result that records no
+    format was rendered as the block; the run check has refused two formats of one dataset)."""
+    by_format: Dict[str, List[str]] = {}
+    for dataset in sorted({d for per in results.values() for d in per}):
+        formats = {str(recorded(dict(per[dataset]), 'history_format')) for per in results.values() if dataset in per}
+        for fmt in sorted(formats):
+            by_format.setdefault(fmt, []).append(dataset)
+    return '; '.join(f"{fmt}: {', '.join(datasets)}" for fmt, datasets in sorted(by_format.items())) or '-'
+
+
 def _run_card(results: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> List[List[str]]:
     """The run card; the caller has made sure the results agree on data version and scoring settings."""
     metas = [meta_of(dict(r)) for per in results.values() for r in per.values()]
@@ -183,6 +194,7 @@ def _run_card(results: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> List[Li
                      for m in metas if m.get('judge')})
     return _versions_card(results) + [
         ['data version', str(first.get('data_version'))],
+        ['history format', _history_formats(results)],
         ['α', str(first.get('alpha'))],
         ['embedder', f"{emb.get('name')} (revision {emb.get('revision')})" if isinstance(emb, dict) else str(emb)],
         ['tokenizer', f"{tok.get('name')} {tok.get('version')}" if isinstance(tok, dict) else str(tok)],

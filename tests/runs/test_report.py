@@ -34,6 +34,19 @@ def test_report_is_one_self_contained_page(run, tmp_path, capsys):  # noqa: F811
     assert page.count('<tr data-subtask=') == 2 * 2 * 12
 
 
+def test_the_run_card_says_how_each_dataset_got_its_history(run, tmp_path):  # noqa: F811
+    for model in ('m@nosap', 'm@sap-v1'):
+        path = run / 'results' / model / f'{DATASETS[0]}.json'
+        result = json.loads(path.read_text())
+        result['meta'][0]['history_format'] = 'chat'
+        path.write_text(json.dumps(result))
+    out_file = tmp_path / 'page.html'
+    assert main(['report', str(run), '-o', str(out_file)]) == 0
+    page = out_file.read_text(encoding='utf-8')
+    # The other dataset records no format: it was rendered before formats existed, as the block.
+    assert f'history format</th><td>block: {DATASETS[1]}; chat: {DATASETS[0]}</td>' in page
+
+
 def test_report_default_path_is_in_the_run(run, capsys):  # noqa: F811
     assert main(['report', str(run.parent)]) == 0
     assert (run / 'report.html').exists()
