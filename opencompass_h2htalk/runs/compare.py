@@ -131,11 +131,11 @@ def describe_formats(per_dataset: Mapping[str, str]) -> str:
 
 
 def format_line(results: Mapping[str, Mapping[str, Mapping[str, Any]]], a: str, b: str) -> Optional[str]:
-    """The line that says how each side's history was rendered, on the datasets both have; ``None`` when both are
-    all block (the default, nothing to say)."""
+    """The line that says how each side's history was rendered, on the datasets both have; ``None`` when the two
+    sides were rendered alike (nothing to say: the comparison is within one format)."""
     common = [d for d in results[a] if d in results[b]]
     fa, fb = ({d: history_formats(results[m])[d] for d in common} for m in (a, b))
-    if set(fa.values()) | set(fb.values()) <= {'block'}:
+    if fa == fb:
         return None
     return f'history format: {a}: {describe_formats(fa)}; {b}: {describe_formats(fb)}'
 

@@ -393,6 +393,15 @@ def test_a_block_and_a_chat_result_of_one_dataset_are_refused_naming_the_option(
     assert out.splitlines()[1].startswith('m@sap-v1 − m@nosap: unified score U')
 
 
+def test_two_models_rendered_alike_need_no_history_format_line(run, capsys):
+    """Both chat (the shipped default for the conversation subtasks): the comparison is within one format."""
+    for model in ('m@nosap', 'm@sap-v1'):
+        write(run, model, DATASETS[0], [12.0] * 12, meta={'history_format': 'chat'})
+    rc, out, err = compare(capsys, run, '--resamples', 200)
+    assert rc == 0, err
+    assert out.startswith('m@sap-v1 − m@nosap: unified score U') and 'history format' not in out
+
+
 def test_across_history_formats_pairs_a_model_s_block_run_with_its_chat_run(tmp_path, capsys):
     block, chat = tmp_path / 'block' / '20260101_000000', tmp_path / 'chat' / '20260102_000000'
     base = [float(10 + k % 5) for k in range(12)]
