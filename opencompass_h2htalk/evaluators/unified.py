@@ -10,6 +10,7 @@ from opencompass.registry import ICL_EVALUATORS
 from ..metrics.embedding import get_embedder
 from ..metrics.floor import result_floor
 from ..sap import detect_sap
+from ..sap.core import prompt_text
 from ..metrics.unified import DEFAULT_ALPHA, aggregate, scoring_metadata, score_items
 from ..stats import DEFAULT_RESAMPLES, DEFAULT_SEED, subtask_interval
 from ..runs.versions import software_versions
@@ -18,6 +19,27 @@ from .task_checks import attach, task_checks
 
 
 @ICL_EVALUATORS.register_module()
+def _block_sent_to_chat(meta: Dict[str, Any], test_set, columns: set, origin_prompt: List[Any]) -> Optional[str]:
+    """Why predictions of a ``history_format='chat'`` dataset cannot be scored as chat, or None.
+
+    A prompt that holds the row's whole block rendering (``user_prompt``: the labelled blocks, 【对话记录】 and
+    【用户的最新消息】) was rendered as the block, which chat turns never contain. That happens when ``-r`` reuses the
+    predictions of a run folder written with block prompts (before chat became the default, or by another config):
+    scoring them would record ``chat`` for replies to block prompts.
+    """
+    if meta.get('history_format') != 'chat' or 'user_prompt' not in columns:
+        return None
+    ids = test_set['id'] if 'id' in columns else list(range(len(origin_prompt)))
+    block = [i for i, p, u in zip(ids, origin_prompt, test_set['user_prompt']) if u and u in prompt_text(p)]
+    if not block:
+        return None
+    return (f"{len(block)} of {len(origin_prompt)} predictions were made from the block rendering of the history "
+            f"(first: {block[0]}), but this dataset sends it as chat turns (history_format='chat'): the run folder "
+            f"holds predictions from block prompts (a run from before chat became the default, resumed with -r?). "
+            f"Start a new run, or score them as the block with H2HTALK_HISTORY_FORMAT=block or "
+            f"configs/datasets/h2htalk/h2htalk_block_gen.py")
+
+
 class H2HTalkUnifiedEvaluator(BaseEvaluator):
     """Scores predictions with BLEU-1..4, ROUGE-1/2/L, embedding cosine and the unified score U.
 
@@ -91,6 +113,9 @@ class H2HTalkUnifiedEvaluator(BaseEvaluator):
             found = [detect_sap(p) for p in origin_prompt]
             meta['sap'] = sorted({v for f in found for v in f}) or None
             meta['sap_items'] = sum(bool(f) for f in found)
+            problem = _block_sent_to_chat(meta, test_set, columns, origin_prompt)
+            if problem:
+                return {'error': problem}
         chains = test_set['chain'] if 'chain' in columns else None
         interval = subtask_interval([it.unified for it in items], chains, self.ci_resamples, self.ci_seed,
                                     stream=str(meta.get('subtask', '')))

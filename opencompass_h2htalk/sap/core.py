@@ -64,16 +64,20 @@ def load_sap(version: str = 'v1', language: str = 'zh') -> SAPText:
     return SAPText(version, language, f'{header}\n{body}', sha256_file(path))
 
 
+def prompt_text(prompt: Any) -> str:
+    """The text of a prompt as OpenCompass records it (``origin_prompt``): a string, or role items / ChatML messages
+    joined with newlines ('' for anything else)."""
+    if isinstance(prompt, str):
+        return prompt
+    if isinstance(prompt, Sequence):
+        return '\n'.join(str(item.get('prompt', item.get('content', ''))) if isinstance(item, dict) else str(item)
+                         for item in prompt)
+    return ''
+
+
 def detect_sap(prompt: Any) -> List[str]:
     """Returns the SAP versions whose header occurs in a prompt (any shape), one entry per occurrence."""
-    if isinstance(prompt, str):
-        text = prompt
-    elif isinstance(prompt, Sequence):
-        text = '\n'.join(str(item.get('prompt', item.get('content', ''))) if isinstance(item, dict) else str(item)
-                         for item in prompt)
-    else:
-        return []
-    return [a or b for a, b in _HEADER_RE.findall(text)]
+    return [a or b for a, b in _HEADER_RE.findall(prompt_text(prompt))]
 
 
 def _roles(items: List[Any]):

@@ -215,3 +215,33 @@ def test_copy_free_u_is_skipped_where_using_the_inputs_is_the_task():
     out = H2HTalkUnifiedEvaluator(alpha=1.0).score(refs, refs, test_set)
     assert 'nocopy' not in out and all('unified_nocopy' not in d for d in out['details'])
     assert out['meta']['nocopy']['skipped'].startswith('recollection_refine: using the inputs is the task')
+
+
+def _chat_rows(n=3):
+    from opencompass_h2htalk.datasets import H2HTalkDataset
+    return H2HTalkDataset.load('dialogue_base', history_format='chat').select(range(n))
+
+
+def test_predictions_made_from_block_prompts_are_refused_for_a_chat_dataset():
+    """-r on a run folder written with block prompts would otherwise score replies to the block as chat."""
+    import json
+    test_set = _chat_rows()
+    refs = list(test_set['reference'])
+    block = [[{'role': 'SYSTEM', 'prompt': s}, {'role': 'HUMAN', 'prompt': u}]
+             for s, u in zip(test_set['system_prompt'], test_set['user_prompt'])]
+    chat = [[{'role': m['role'], 'prompt': m['prompt']} for m in json.loads(row)] for row in test_set['messages']]
+    evaluator = H2HTalkUnifiedEvaluator(alpha=1.0)
+    result = evaluator.score(refs, refs, test_set, origin_prompt=[chat[0], block[1], block[2]])
+    assert set(result) == {'error'}
+    assert result['error'].startswith(f"2 of 3 predictions were made from the block rendering of the history "
+                                      f"(first: {test_set['id'][1]})")
+    assert 'H2HTALK_HISTORY_FORMAT=block' in result['error']
+    # A string prompt (a base model's template) is read the same way.
+    assert 'error' in evaluator.score(refs, refs, test_set, origin_prompt=['<s>' + s + u for s, u in
+                                                                          zip(test_set['system_prompt'],
+                                                                              test_set['user_prompt'])])
+    ok = evaluator.score(refs, refs, test_set, origin_prompt=chat)
+    assert 'error' not in ok and ok['meta']['history_format'] == 'chat'
+    # A block dataset is scored whatever its prompts: block prompts are what it sends.
+    block_set = _h2htalk_set('dialogue_base', 3)
+    assert 'error' not in evaluator.score(refs, refs, block_set, origin_prompt=block)
