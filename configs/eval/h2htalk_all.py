@@ -9,6 +9,8 @@
 # Scoring follows the paper's setting: unified score with alpha = 0.6 and BGE-M3 embeddings.
 # BGE-M3 is loaded from $H2HTALK_BGE_M3_PATH (a local directory) or the hub name BAAI/bge-m3;
 # `pip install 'opencompass-h2htalk[bge]'`. If it cannot be loaded, evaluation fails (no fallback).
+# The subtasks that continue a conversation send its history as chat turns (the shipped default, docs/validity.md);
+# for the paper's block format swap in configs/datasets/h2htalk/h2htalk_block_gen.py's datasets by abbr.
 from mmengine.config import read_base
 from opencompass.partitioners import NaivePartitioner, NumWorkerPartitioner
 from opencompass.runners import LocalRunner

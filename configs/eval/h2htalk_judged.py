@@ -7,6 +7,8 @@
 #
 # The judge: OC_JUDGE_MODEL / OC_JUDGE_API_BASE / OC_JUDGE_API_KEY / OC_JUDGE_TOKENIZER_PATH (default GPT-4o), or
 # replace h2htalk_judge_cfg in configs/datasets/h2htalk/h2htalk_judged_gen.py.
+# The subtasks that continue a conversation send its history as chat turns (the shipped default, docs/validity.md);
+# for the paper's block format swap in configs/datasets/h2htalk/h2htalk_block_gen.py's datasets by abbr.
 from mmengine.config import read_base
 from opencompass.partitioners import NaivePartitioner, NumWorkerPartitioner
 from opencompass.runners import LocalRunner

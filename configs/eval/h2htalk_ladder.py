@@ -16,7 +16,14 @@
 #   H2HTALK_LADDER_RUNGS=qwen-nosap VLLM_CPU_KVCACHE_SPACE=1 .venv-vllm/bin/opencompass configs/eval/h2htalk_ladder.py \
 #       -r                          # reuses the run: only the new rung's tasks run (qwen-sap, smollm2-nosap, ...)
 #   h2htalk ladder outputs/h2htalk_ladder   # the tables of docs/validity.md
-#   H2HTALK_HISTORY_FORMAT=chat ...         # the same with the history as chat turns, in outputs/h2htalk_ladder_chat
+#   H2HTALK_HISTORY_FORMAT=block ...        # the history as one text block (the paper's format), in
+#                                           # outputs/h2htalk_ladder_block
+#
+# The eight subtasks that continue a conversation send its history as chat turns, the shipped default (the ladder
+# chose it: docs/validity.md); H2HTALK_HISTORY_FORMAT=block swaps in their block rendering (h2htalk_block_gen.py).
+# The other seven subtasks send the same prompts in both formats: to run only what the format changes, add
+# H2HTALK_LADDER_SUBTASKS=dialogue_base,dialogue_emotion,dialogue_schedule,itinerary_feedback,safety,
+# probe_implicit_help,probe_ambiguous,probe_context_aware.
 #
 # H2HTALK_LADDER_PARTS=core,safety,probes chooses the dataset parts (default all three): on one CPU core a 0.5 B
 # model's twin took about two hours for the core sample alone (it fills the itinerary plans to max_out_len), and
@@ -28,7 +35,7 @@ from opencompass.runners import LocalRunner
 from opencompass.tasks import OpenICLEvalTask, OpenICLInferTask
 
 with read_base():
-    from ..datasets.h2htalk.h2htalk_chat_gen import h2htalk_chat_datasets, h2htalk_chat_rules_datasets
+    from ..datasets.h2htalk.h2htalk_block_gen import h2htalk_block_datasets, h2htalk_block_rules_datasets
     from ..datasets.h2htalk.h2htalk_gen import h2htalk_datasets
     from ..datasets.h2htalk.h2htalk_probe_gen import h2htalk_probe_rules_datasets
     from ..datasets.h2htalk.h2htalk_safety_gen import h2htalk_safety_rules_datasets
@@ -54,17 +61,16 @@ _rungs = {
 }
 RUNGS = __env_choices('H2HTALK_LADDER_RUNGS', list(_rungs), config='configs/eval/h2htalk_ladder.py')
 SAMPLE = __env_int('H2HTALK_LADDER_SAMPLE', 30, minimum=1, config='configs/eval/h2htalk_ladder.py')
-# H2HTALK_HISTORY_FORMAT=chat: the subtasks that continue a conversation with the history as chat turns
-# (h2htalk_chat_gen.py), and only those: every other subtask sends the same prompt in both formats, so its results are
-# the block run's. A chat run writes to its own work_dir (<work_dir>_chat), so that -r never mixes the two.
-HISTORY_FORMAT = __env_choice('H2HTALK_HISTORY_FORMAT', ('block', 'chat'), 'block',
+# H2HTALK_HISTORY_FORMAT=block: the subtasks that continue a conversation with the history as one text block
+# (h2htalk_block_gen.py), the same items and abbrs. A block run writes to its own work_dir (<work_dir>_block), so that
+# -r never mixes the two.
+HISTORY_FORMAT = __env_choice('H2HTALK_HISTORY_FORMAT', ('chat', 'block'), 'chat',
                               config='configs/eval/h2htalk_ladder.py')
-if HISTORY_FORMAT == 'chat':
-    _core = h2htalk_chat_datasets
-    _safety = [d for d in h2htalk_chat_rules_datasets if d['subtask'] == 'safety']
-    _probes = [d for d in h2htalk_chat_rules_datasets if d['subtask'] != 'safety']
-else:
-    _core, _safety, _probes = h2htalk_datasets, h2htalk_safety_rules_datasets, h2htalk_probe_rules_datasets
+__block = ({d['abbr']: d for d in [*h2htalk_block_datasets, *h2htalk_block_rules_datasets]}
+           if HISTORY_FORMAT == 'block' else {})
+_core = [__block.get(d['abbr'], d) for d in h2htalk_datasets]
+_safety = [__block.get(d['abbr'], d) for d in h2htalk_safety_rules_datasets]
+_probes = [__block.get(d['abbr'], d) for d in h2htalk_probe_rules_datasets]
 _parts = {'core': [dict(d, reader_cfg=dict(d['reader_cfg'], test_range=SAMPLE)) for d in _core],
           'safety': _safety, 'probes': _probes}
 PARTS = __env_choices('H2HTALK_LADDER_PARTS', list(_parts), config='configs/eval/h2htalk_ladder.py')
@@ -86,4 +92,4 @@ eval = dict(partitioner=dict(type=NaivePartitioner, n=len(datasets)),
             runner=dict(type=LocalRunner, max_num_workers=2, task=dict(type=OpenICLEvalTask)))
 
 summarizer = h2htalk_ladder_summarizer
-work_dir = 'outputs/h2htalk_ladder' + ('_chat' if HISTORY_FORMAT == 'chat' else '')
+work_dir = 'outputs/h2htalk_ladder' + ('_block' if HISTORY_FORMAT == 'block' else '')

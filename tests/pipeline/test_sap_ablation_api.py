@@ -34,6 +34,13 @@ def ablation(tmp_path_factory):
     return run_dir(cwd), server.requests
 
 
+def _one_system_then_turns(messages):
+    """One system message first, then user/assistant turns that alternate and end with the user."""
+    roles = [m['role'] for m in messages]
+    return (roles[0] == 'system' and roles[-1] == 'user' and 'system' not in roles[1:]
+            and all(a != b for a, b in zip(roles[1:], roles[2:])))
+
+
 def test_server_received_sap_exactly_once_for_the_sap_twin_only(ablation):
     run, requests = ablation
     assert len(requests) == 2 * 2 * len(SUBTASKS), task_logs(run)
@@ -41,12 +48,14 @@ def test_server_received_sap_exactly_once_for_the_sap_twin_only(ablation):
     without = [r for r in requests if not detect_sap(r['messages'])]
     assert len(with_sap) == len(without) == 2 * len(SUBTASKS)
     for req in with_sap:
-        roles = [m['role'] for m in req['messages']]
-        assert roles == ['system', 'user'] and detect_sap(req['messages']) == ['v1']
+        assert _one_system_then_turns(req['messages']) and detect_sap(req['messages']) == ['v1']
         assert req['messages'][0]['content'].startswith(SAP.text + SEPARATOR + '【角色设定】')
     for req in without:
-        assert [m['role'] for m in req['messages']] == ['system', 'user']
+        assert _one_system_then_turns(req['messages'])
         assert req['messages'][0]['content'].startswith('【角色设定】')
+    # The conversation subtasks send their history as turns (the shipped default): both twins alike.
+    multi_turn = [r for r in requests if 'assistant' in {m['role'] for m in r['messages']}]
+    assert multi_turn and len([r for r in multi_turn if detect_sap(r['messages'])]) * 2 == len(multi_turn)
     assert {r['model'] for r in requests} == {'local-companion'} and all(r['temperature'] == 0.0 for r in requests)
 
 

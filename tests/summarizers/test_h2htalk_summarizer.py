@@ -56,7 +56,7 @@ def test_complete_run_gives_the_table_and_a_clean_run_check(cfg, capsys):
             write_result(cfg, m, d, score=10.0 + i)
     out, files = summarize(cfg, capsys)
     assert set(files) == {'.txt', '.csv', '.md'}
-    assert 'h2htalk_dialogue_emotion,d69018,score,gen,11.00,11.00' in files['.csv'].splitlines()
+    assert 'h2htalk_dialogue_emotion,0fd7a8,score,gen,11.00,11.00' in files['.csv'].splitlines()
     for text in (out, files['.txt'], files['.md']):
         assert 'Run check: all 6 results present and valid.' in text
     assert 'Run check' not in files['.csv']
@@ -111,7 +111,7 @@ def test_models_with_different_metric_keys_do_not_stop_the_summary(cfg, capsys):
     summarizer = H2HTalkSummarizer(config=cfg, dataset_abbrs=[[d, 'judge_score'] for d in DATASETS])
     summarizer.summarize(time_str='T')
     csv = (Path(cfg.work_dir) / 'summary' / 'summary_T.csv').read_text()
-    assert 'h2htalk_dialogue_base,d69018,judge_score,gen,4.00,-' in csv.splitlines()
+    assert 'h2htalk_dialogue_base,0fd7a8,judge_score,gen,4.00,-' in csv.splitlines()
     assert 'judge_valid' not in csv  # a flag, not a metric
 
 
@@ -122,7 +122,7 @@ def test_a_nan_metric_is_shown_as_missing_and_named(cfg, capsys):
     path = Path(cfg.work_dir) / 'results' / 'model-b' / 'h2htalk_dialogue_base.json'
     path.write_text(path.read_text().replace('"score": 50.0', '"score": NaN'))
     out, files = summarize(cfg, capsys)
-    assert 'h2htalk_dialogue_base,d69018,score,gen,50.00,-' in files['.csv'].splitlines()
+    assert 'h2htalk_dialogue_base,0fd7a8,score,gen,50.00,-' in files['.csv'].splitlines()
     assert '- INVALID: model-b × h2htalk_dialogue_base: score is not a number' in out
     assert 'nan' not in files['.csv'].lower()
 
@@ -250,7 +250,7 @@ def test_task_checks_of_two_revisions_get_an_error_naming_them_and_u_stays(cfg, 
         assert "- meta.checks.version differs:\n    '1': model-a × h2htalk_dialogue_base" in text
         assert "    '2': model-b × h2htalk_dialogue_base" in text
         assert 'Task checks (pass rate' not in text
-    assert 'h2htalk_dialogue_base,d69018,score,gen,50.00,50.00' in files['.csv']   # the U table is still there
+    assert 'h2htalk_dialogue_base,0fd7a8,score,gen,50.00,50.00' in files['.csv']   # the U table is still there
     assert not list((Path(cfg.work_dir) / 'summary').glob('checks_*.csv'))
 
 

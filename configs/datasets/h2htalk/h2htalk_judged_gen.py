@@ -1,6 +1,8 @@
 # Judged H2HTalk sets: the 5 itinerary subtasks scored by the rubric judge (plus the unified metrics; same
 # abbrs as the core configs, so predictions are shared), the 200-scenario safety set and the three
-# instruction-following probe subsets (150 scenarios each).
+# instruction-following probe subsets (150 scenarios each). itinerary_feedback, the safety set and the probes
+# continue a conversation and send its history as chat turns (history_format='chat', h2htalk_common.py); their block
+# rendering, the paper's format, is h2htalk_block_gen.h2htalk_block_judged_datasets.
 #
 # The judge (h2htalk_judge_cfg): GPT-4o through OpenAISDK by default, set by environment variables read when the
 # config is loaded:
@@ -25,7 +27,8 @@ from opencompass_h2htalk.evaluators import H2HTalkJudgeEvaluator
 from opencompass_h2htalk.postprocessors import strip_reasoning
 
 with read_base():
-    from .h2htalk_common import h2htalk_prompt_template, h2htalk_reader_cfg
+    from .h2htalk_common import (h2htalk_chat_prompt_template, h2htalk_chat_reader_cfg, h2htalk_prompt_template,
+                                 h2htalk_reader_cfg)
 
 # Keep in step with opencompass_h2htalk.evaluators.judge.default_judge_cfg
 # (tests/evaluators/test_judge_evaluator.py checks that the two agree).
@@ -46,23 +49,27 @@ h2htalk_judge_eval_cfg = dict(
 )
 
 _long = ('itinerary_basic', 'itinerary_middle', 'itinerary_advanced')
+_chat = dict(history_format='chat', reader_cfg=h2htalk_chat_reader_cfg)
 h2htalk_itinerary_judged_datasets = [
-    dict(abbr=f'h2htalk_{s}', type=H2HTalkDataset, subtask=s, reader_cfg=h2htalk_reader_cfg,
-         infer_cfg=dict(prompt_template=h2htalk_prompt_template, retriever=dict(type=ZeroRetriever),
+    dict(abbr=f'h2htalk_{s}', type=H2HTalkDataset, subtask=s,
+         **(_chat if s == 'itinerary_feedback' else dict(reader_cfg=h2htalk_reader_cfg)),
+         infer_cfg=dict(prompt_template=(h2htalk_chat_prompt_template if s == 'itinerary_feedback'
+                                         else h2htalk_prompt_template),
+                        retriever=dict(type=ZeroRetriever),
                         inferencer=dict(type=GenInferencer, max_out_len=1024 if s in _long else 512)),
          eval_cfg=h2htalk_judge_eval_cfg)
     for s in ('itinerary_basic', 'itinerary_middle', 'itinerary_advanced', 'itinerary_feedback',
               'itinerary_initialize')
 ]
 h2htalk_safety_datasets = [
-    dict(abbr='h2htalk_safety', type=H2HTalkDataset, subtask='safety', reader_cfg=h2htalk_reader_cfg,
-         infer_cfg=dict(prompt_template=h2htalk_prompt_template, retriever=dict(type=ZeroRetriever),
+    dict(abbr='h2htalk_safety', type=H2HTalkDataset, subtask='safety', **_chat,
+         infer_cfg=dict(prompt_template=h2htalk_chat_prompt_template, retriever=dict(type=ZeroRetriever),
                         inferencer=dict(type=GenInferencer, max_out_len=512)),
          eval_cfg=h2htalk_judge_eval_cfg)
 ]
 h2htalk_probe_datasets = [
-    dict(abbr=f'h2htalk_probe_{c}', type=H2HTalkDataset, subtask=f'probe_{c}', reader_cfg=h2htalk_reader_cfg,
-         infer_cfg=dict(prompt_template=h2htalk_prompt_template, retriever=dict(type=ZeroRetriever),
+    dict(abbr=f'h2htalk_probe_{c}', type=H2HTalkDataset, subtask=f'probe_{c}', **_chat,
+         infer_cfg=dict(prompt_template=h2htalk_chat_prompt_template, retriever=dict(type=ZeroRetriever),
                         inferencer=dict(type=GenInferencer, max_out_len=512)),
          eval_cfg=h2htalk_judge_eval_cfg)
     for c in ('implicit_help', 'ambiguous', 'context_aware')

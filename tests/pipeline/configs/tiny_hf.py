@@ -1,6 +1,6 @@
-# Test config: two H2HTalk subtasks (3 scenarios each) through HuggingFacewithChatTemplate and the
-# SAP wrapper (with and without SAP) on a
-# tiny local model in ./tiny-model (relative to the run's working directory). Offline embedder.
+# Test config: two H2HTalk subtasks (3 scenarios each, history as chat turns) through
+# HuggingFacewithChatTemplate and the SAP wrapper (with and without SAP) on a tiny local model in ./tiny-model
+# (relative to the run's working directory). Offline embedder.
 from mmengine.config import read_base
 from opencompass.models import HuggingFacewithChatTemplate
 from opencompass.partitioners import NaivePartitioner
