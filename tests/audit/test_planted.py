@@ -280,7 +280,7 @@ def planted(tmp_path_factory):
     expect('dialogue_base.jsonl', line, 'tags.life_situation')
     # An emotion tag kept from a chain's story on a memory that shows no such feeling (read 6, recollection_refine-1116).
     line, r = pick('recollection_refine', 'tags.emotion',
-                   lambda r: not any(w in ''.join(r['inputs']['memories']) for w in emotion_tags.SUPPORT['无聊']))
+                   lambda r: not emotion_tags.shows('无聊', ''.join(r['inputs']['memories'])))
     r['tags']['emotion'] = '无聊'
     expect('recollection_refine.jsonl', line, 'tags.emotion')
     line, r = pick('itinerary_basic', 'slots.call_narration', lambda r: r['inputs'].get('user_name'))
