@@ -10,7 +10,7 @@ from typing import Dict, List, Optional, Set, Tuple
 
 from ..data.paths import require_data_dir
 from ..data.schema import TOP_LEVEL_FIELDS, ScenarioError, decode_jsonl, read_json, validate_record
-from . import caps, cast, chains, life_situation, reviewed as reviewed_mod, distribution, duplicates, grounding, hygiene, register, safety, shape, slots, user_facts, world
+from . import caps, cast, chains, emotion_tags, life_situation, reviewed as reviewed_mod, distribution, duplicates, grounding, hygiene, register, safety, shape, slots, user_facts, world
 from .frame import Frame, load_frame
 from .model import Finding, Record
 
@@ -21,7 +21,7 @@ CHECKS = (
     'grounding.new_fact', 'grounding.middle_coverage', 'grounding.middle_order', 'grounding.slot_bounds',
     'grounding.time_of_day', 'grounding.user_fact', 'hygiene.state_entry',
     'slots.call_share', 'slots.call_narration', 'slots.stage_in_call', 'shape.memory_voice', 'shape.instruction',
-    'tags.life_situation', 'persona.age_relation',
+    'tags.life_situation', 'tags.emotion', 'persona.age_relation',
     'world.meet', 'world.touch', 'world.send', 'world.stage_direction', 'world.persona_fact',
     'dup.exact', 'dup.near', 'dup.semantic', 'dup.input_reuse',
     'safety.required_actions', 'safety.ask_directly', 'safety.hotline_number', 'safety.professional_help',
@@ -171,6 +171,7 @@ def run_audit(data_dir: str, encode: Optional[duplicates.Encode] = None) -> Audi
         findings += user_facts.check_user_facts(r, name, description)
         findings += slots.check_call_narration(r)
         findings += life_situation.check_life_situation(r)
+        findings += emotion_tags.check_emotion_tag(r)
         findings += shape.check_memory_voice(r)
         findings += caps.check_instruction_shape(r)
         findings += register.check_register_tag(r)

@@ -9,6 +9,7 @@ import pytest
 from opencompass_h2htalk.audit.distribution import quota_cap
 from opencompass_h2htalk.audit.duplicates import make_encoder, reuse_cap
 from opencompass_h2htalk.audit.grounding import NOTHING, slot_bounds, tag_fits
+from opencompass_h2htalk.audit import emotion_tags
 from opencompass_h2htalk.audit.life_situation import SUPPORT
 from opencompass_h2htalk.audit.model import Record
 from opencompass_h2htalk.audit.runner import run_audit
@@ -277,6 +278,11 @@ def planted(tmp_path_factory):
                    lambda r: not any(w in json.dumps(r['inputs'], ensure_ascii=False) for w in SUPPORT['孕期']))
     r['tags']['life_situation'] = '孕期'
     expect('dialogue_base.jsonl', line, 'tags.life_situation')
+    # An emotion tag kept from a chain's story on a memory that shows no such feeling (read 6, recollection_refine-1116).
+    line, r = pick('recollection_refine', 'tags.emotion',
+                   lambda r: not emotion_tags.shows('无聊', ''.join(r['inputs']['memories'])))
+    r['tags']['emotion'] = '无聊'
+    expect('recollection_refine.jsonl', line, 'tags.emotion')
     line, r = pick('itinerary_basic', 'slots.call_narration', lambda r: r['inputs'].get('user_name'))
     r['reference'] += f"晚上和{r['inputs']['user_name']}视频，{r['inputs']['user_name']}说她舅舅下周要做心脏搭桥。"
     expect('itinerary_basic.jsonl', line, 'slots.call_narration')
@@ -316,5 +322,5 @@ def test_audit_cli_names_every_planted_defect(planted, capsys):
                                          'dist.motif_quota', 'dist.vocab', 'chain.link', 'grounding.user_fact',
                                          'slots.call_narration', 'slots.stage_in_call', 'shape.memory_voice',
                                          'shape.instruction', 'dist.register', 'dist.key_fact_position',
-                                         'tags.life_situation', 'persona.age_relation'}
+                                         'tags.life_situation', 'tags.emotion', 'persona.age_relation'}
     assert 'audit of ' in out and 'dup.semantic' in out.split('audit of ')[1]
