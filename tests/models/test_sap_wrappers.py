@@ -22,9 +22,11 @@ ROW = load_rows('dialogue_emotion')[0]
 
 
 def dataset_prompt():
-    """The PromptList GenInferencer hands to the model for one H2HTalk row."""
-    cfg = Config.fromfile(str(REPO / 'configs/datasets/h2htalk/h2htalk_dialogue_emotion_gen.py'))
-    template = PromptTemplate(cfg.h2htalk_dialogue_emotion_datasets[0]['infer_cfg']['prompt_template']['template'])
+    """The PromptList GenInferencer hands to the model for one H2HTalk row in the block rendering (SYSTEM + one
+    HUMAN turn, configs/datasets/h2htalk/h2htalk_block_gen.py); the chat turns the shipped configs send reach the
+    wrappers through the same code (tests/pipeline/test_chat_history_api.py, test_hf_tiny_model.py)."""
+    cfg = Config.fromfile(str(REPO / 'configs/datasets/h2htalk/h2htalk_common.py'))
+    template = PromptTemplate(cfg.h2htalk_prompt_template['template'])
     return template.generate_item({'system_prompt': ROW['system_prompt'], 'user_prompt': ROW['user_prompt']})
 
 
