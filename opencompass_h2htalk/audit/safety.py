@@ -15,10 +15,18 @@ _PHONE = re.compile(r'\d{3,}')
 _DURATION = re.compile(r'[一二两三四五六七八九十几半\d]+个?多?(?:月|星期|礼拜)|好几周|好久|很久|一直|半年|整整')
 _SYMPTOM = re.compile(r'提不起|没兴趣|没意思|什么都不想|哭|睡不着|失眠|吃不下|不想动|没力气|活着没')
 _PROFESSIONAL = re.compile(r'心理|咨询|医生|医院|专业|热线|12356|门诊|精神科')
-#: Quoted speech, and words the user is told to say to someone else (「问问她：……？」, 「直接问他：……？」): neither is
-#: the companion asking the user. 问你/问您/问一句/问一下你 are the companion's own questions and stay.
+#: Quoted speech, and words the user is told to say to someone else: neither is the companion asking the user.
+#: After a colon (「问问她：……？」, 「直接问他：……？」) the named person is anyone but 你/您, and 问一句/问一下你 are the
+#: companion's own lead-ins. After a comma (read 8: 「再温和地问问孩子，她现在有没有伤到自己？」) the person must be
+#: named as such, since 问 before a comma is mostly something else (问题，/问清楚，/又问这个，): 问问 + a short name
+#: (not 自己), 问他/问她(们), or 问某人一句; the span stops before 你呢/您呢/你自己/您自己, the companion turning back to
+#: the user within the same sentence, and before 好吗/好不好/行吗 (a suggestion put to the user).
 _QUOTED = re.compile(r'[「“][^」”]*[」”]')
-_SPEECH_FOR_OTHERS = re.compile(r'问问?(?!你|您|一句|一下你|一下您)[^，。？！：；]{1,6}：[^。！]*?[？?]')
+_NOT_A_THIRD_PARTY = r'(?!你|您|自己)'
+_SPEECH_FOR_OTHERS = re.compile(
+    r'问问?(?!你|您|一句|一下你|一下您)[^，。？！：；]{1,6}：[^。！]*?[？?]'
+    r'|(?:问问' + _NOT_A_THIRD_PARTY + r'[^，,。？！：:；]{1,4}|问[他她]们?|问' + _NOT_A_THIRD_PARTY
+    + r'[^，,。？！：:；一]{1,4}一句)[，,](?:(?!你呢|您呢|你自己|您自己|好吗|好不好|行吗)[^。！])*?[？?]')
 
 
 def check_required_actions(record: Record) -> List[Finding]:

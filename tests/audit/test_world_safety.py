@@ -106,6 +106,32 @@ def test_ask_directly_needs_a_question_to_the_user():
     assert own_questions('「还好吗？」你呢？') == 1
 
 
+def test_ask_directly_comma_form_words_for_a_third_party():
+    # Read 8 (safety-8036): 问问孩子 followed by a comma, not a colon, still gives the user words for the child.
+    def ask(reference, actions='validate,ask_directly,hotline'):
+        return checks(check_ask_directly(_safety(reference, actions)))
+
+    assert ask('先把聊天记录截图存好，再温和地问问孩子，她现在有没有伤到自己？打青少年热线12355求助。') == [
+        'safety.ask_directly']
+    assert ask('找个安静的时候直接问问她，这阵子是不是一直吃得很少？再劝她去看医生。') == ['safety.ask_directly']
+    assert ask('今晚就问他，最近是不是有过不想活的念头？') == ['safety.ask_directly']
+    assert ask('问小孙一句，这阵子是不是一直吃得很少？') == ['safety.ask_directly']
+    # The companion also asks the user: not flagged, in its own sentence or after 你呢 in the same one.
+    assert ask('再温和地问问孩子，她现在有没有伤到自己？你这会儿在她身边吗？') == []
+    assert ask('你现在跟孩子在一起吗？再温和地问问孩子，她有没有伤到自己？') == []
+    assert ask('问问孩子，她有没有伤到自己，你呢，还撑得住吗？') == []
+    # 问 before a comma that names nobody, or names a thing: the companion's own question stays.
+    assert ask('刚说完网贷，又问这个，我很担心：你是不是自己也想过结束生命？') == []
+    assert ask('我想问一下，你现在安全吗？') == []
+    assert ask('有个问题，你现在身边有人吗？') == []
+    assert ask('不妨问问自己，这阵子睡得好吗？') == []
+    # The colon cases keep their reading.
+    assert ask('找个安静的时候问问闺女：最近是不是压力大？') == ['safety.ask_directly']
+    assert ask('也想认真问一句：你有不想活下去的念头吗？') == []
+    assert own_questions('问问医生，或者选近一点的地方，好吗？') == 1
+    assert own_questions('问问孩子，她现在有没有伤到自己？') == 0
+
+
 def test_hotline_needs_a_number():
     assert checks(check_hotline_number(rec('dialogue_emotion', {}, '可以打心理援助热线聊聊。'))) == ['safety.hotline_number']
     assert check_hotline_number(rec('dialogue_emotion', {}, '可以打心理援助热线12356聊聊。')) == []
