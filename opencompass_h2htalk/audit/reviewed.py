@@ -12,8 +12,9 @@ from .model import Finding, Record
 #: The file in a data directory that holds the reviewed findings.
 REVIEWED_NAME = 'audit_reviewed.json'
 #: Only checks that match words and cannot read meaning may be reviewed: a structural check (schema, chain links,
-#: caps, quotas) is either right or the check is wrong.
-REVIEWABLE = ('grounding.user_fact', 'slots.call_narration')
+#: caps, quotas) is either right or the check is wrong. ``tags.emotion`` matches a word list against the user's side
+#: of the inputs: a feeling told in other words (「等她气顺了」) is read by a person, not the list (data 1.1.0-rc.9).
+REVIEWABLE = ('grounding.user_fact', 'slots.call_narration', 'tags.emotion')
 #: A reason shorter than this says nothing a later reader can verify.
 MIN_WHY_CHARS = 15
 
