@@ -20,7 +20,8 @@ def messages_of(entry: Dict[str, Any], column: str) -> List[Dict[str, str]]:
     """
     if column not in entry:
         raise ValueError(f"H2HTalkChatPromptTemplate: the row has no {column!r} column; load the dataset with "
-                         "history_format='chat' (configs/datasets/h2htalk/h2htalk_chat_gen.py)")
+                         "history_format='chat', as the shipped dataset configs do "
+                         "(configs/datasets/h2htalk/h2htalk_common.py)")
     messages = json.loads(entry[column]) if isinstance(entry[column], str) else entry[column]
     if (not isinstance(messages, list) or not messages
             or not all(isinstance(m, dict) and m.get('role') in _ROLES and isinstance(m.get('prompt'), str)
