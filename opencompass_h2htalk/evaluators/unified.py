@@ -18,7 +18,6 @@ from . import copy_free as nocopy
 from .task_checks import attach, task_checks
 
 
-@ICL_EVALUATORS.register_module()
 def _block_sent_to_chat(meta: Dict[str, Any], test_set, columns: set, origin_prompt: List[Any]) -> Optional[str]:
     """Why predictions of a ``history_format='chat'`` dataset cannot be scored as chat, or None.
 
@@ -40,6 +39,7 @@ def _block_sent_to_chat(meta: Dict[str, Any], test_set, columns: set, origin_pro
             f"configs/datasets/h2htalk/h2htalk_block_gen.py")
 
 
+@ICL_EVALUATORS.register_module()
 class H2HTalkUnifiedEvaluator(BaseEvaluator):
     """Scores predictions with BLEU-1..4, ROUGE-1/2/L, embedding cosine and the unified score U.
 

@@ -245,3 +245,11 @@ def test_predictions_made_from_block_prompts_are_refused_for_a_chat_dataset():
     # A block dataset is scored whatever its prompts: block prompts are what it sends.
     block_set = _h2htalk_set('dialogue_base', 3)
     assert 'error' not in evaluator.score(refs, refs, block_set, origin_prompt=block)
+
+
+def test_the_evaluator_is_registered_under_its_name():
+    """A config may name it by string (type='H2HTalkUnifiedEvaluator'); a helper placed between the decorator and
+    the class once took its registration."""
+    from opencompass.registry import ICL_EVALUATORS
+    assert ICL_EVALUATORS.get('H2HTalkUnifiedEvaluator') is H2HTalkUnifiedEvaluator
+    assert ICL_EVALUATORS.get('_block_sent_to_chat') is None
