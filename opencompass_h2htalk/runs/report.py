@@ -23,10 +23,10 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 from .. import __version__
 from .checks_table import (ALL, cell as checks_cell, check_rows, checks_of, checks_version, render_version_conflict,
                            version_conflict)
-from .compare import CompareError, compare_pair, load_run, resolve_run, run_groups
+from .compare import CompareError, compare_pair, history_formats, load_run, resolve_run, run_groups
 from .intervals import run_intervals, score_groups
 from .nocopy_table import nocopy_interval, nocopy_of
-from .run_check import RunCheck, check_run, find_conflicts, meta_of, recorded, render_conflicts
+from .run_check import RunCheck, check_run, find_conflicts, meta_of, render_conflicts
 from .twins import twin_pairs
 from .versions import SOFTWARE, installed_version
 
@@ -177,10 +177,8 @@ def _history_formats(results: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> 
     """How each dataset's dialogue history reached the models: ``chat: a, b; block: c`` (a result that records no
     format was rendered as the block; the run check has refused two formats of one dataset)."""
     by_format: Dict[str, List[str]] = {}
-    for dataset in sorted({d for per in results.values() for d in per}):
-        formats = {str(recorded(dict(per[dataset]), 'history_format')) for per in results.values() if dataset in per}
-        for fmt in sorted(formats):
-            by_format.setdefault(fmt, []).append(dataset)
+    for dataset, fmt in sorted({(d, f) for per in results.values() for d, f in history_formats(per).items()}):
+        by_format.setdefault(fmt, []).append(dataset)
     return '; '.join(f"{fmt}: {', '.join(datasets)}" for fmt, datasets in sorted(by_format.items())) or '-'
 
 
