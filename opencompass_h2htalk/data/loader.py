@@ -29,7 +29,7 @@ DATASET_NAME = 'H2HTalk-Open'
 #: Version of the bundled data (docs/data_changelog.md); results record it, and scores of two versions are not
 #: comparable. ``write_manifest`` keeps a manifest's own version and uses this one only for a new manifest of the
 #: bundled directory itself; a new manifest anywhere else needs an explicit name and version.
-DATA_VERSION = '1.1.0-rc.11'
+DATA_VERSION = '1.1.0'
 
 
 class ManifestError(RuntimeError):

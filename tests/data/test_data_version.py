@@ -10,7 +10,7 @@ REPO = os.path.join(os.path.dirname(__file__), '..', '..')
 
 
 def test_bundled_manifest_has_the_data_version():
-    assert DATA_VERSION == '1.1.0-rc.11'
+    assert DATA_VERSION == '1.1.0'
     manifest = read_manifest(default_data_dir())
     assert manifest['version'] == DATA_VERSION and manifest['schema_version'] == '1.1'
 
