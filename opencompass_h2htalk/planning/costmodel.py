@@ -7,7 +7,10 @@ A task of a model loads the model once, generates replies for its items, and shu
 
 where the token rates are those of the whole task (per-GPU rate x tensor-parallel width), ``in_tokens`` are the
 item's data text and ``added_paid`` is the part of the text the model wrapper adds to every prompt (the SAP system
-text) that the task still prefills after vLLM's prefix cache. Every default below is an **assumption** for H100s,
+text) that the task still prefills after vLLM's prefix cache. ``out_tokens`` is the reply plus, for a thinking model
+with thinking on, its reasoning (:data:`REASONING_TOKENS`). ``load_s`` reads the model's total weights (bf16, or
+fewer bytes when quantised); a mixture-of-experts model decodes at the rate of a dense model of
+:data:`MOE_ACTIVE_FACTOR` x its active parameters. Every default below is an **assumption** for H100s,
 not a measurement made by this project (bench/validate_costmodel.py calibrates them on a real Slurm + vLLM run;
 docs/costmodel.md has what it measured); each can be overridden, globally or per model, from the partitioner's
 ``cost`` argument::
@@ -29,8 +32,28 @@ from typing import Dict, Mapping, Optional, Sequence, Tuple
 #: Fixed start-up of a vLLM engine before the weights: process and CUDA init, KV-cache profiling, CUDA-graph
 #: capture. Assumption: vLLM's own start-up logs on H100 show tens of seconds; we take 30 s.
 VLLM_STARTUP_S = 30.0
-#: Bytes of weights per parameter: bf16, as every vLLM config of the zoo loads.
+#: Bytes of weights per parameter: bf16, as most vLLM configs of the zoo load; a quantised checkpoint has fewer
+#: (:data:`QUANT_BYTES_PER_PARAM`).
 BYTES_PER_PARAM = 2.0
+#: Bytes per parameter of quantised checkpoints, by vLLM ``quantization`` value or path marker (FP8 one byte, 4-bit
+#: AWQ/GPTQ half a byte; scales and unquantised layers ignored).
+QUANT_BYTES_PER_PARAM: Dict[str, float] = {'fp8': 1.0, 'awq': 0.5, 'gptq': 0.5, 'int4': 0.5}
+#: Parameter counts (total, active; billions) of models whose hub name does not carry them, from their model cards.
+#: A mixture-of-experts (MoE) model reads all its weights at load but only its active experts per token.
+KNOWN_SIZES: Dict[str, Tuple[float, float]] = {
+    'deepseek-v2.5': (236.0, 21.0), 'deepseek-v2-chat': (236.0, 21.0),
+    'deepseek-v3': (671.0, 37.0), 'deepseek-v3.1': (671.0, 37.0), 'deepseek-v3.2-exp': (671.0, 37.0),
+    'deepseek-r1': (671.0, 37.0), 'deepseek-r1-0528': (671.0, 37.0),
+    'glm-4.5': (355.0, 32.0), 'glm-4.5-air': (106.0, 12.0),
+}
+#: Checkpoints released in FP8 (DeepSeek-V3.x and R1: about 700 GB for 671 B parameters).
+_NATIVE_FP8 = re.compile(r'deepseek-(v3|r1)')
+#: A MoE model decodes like a dense model of this many times its active parameters: at batch 128 most experts are
+#: read every step and tokens travel between tensor-parallel ranks (all-to-all). Assumption: 2.
+MOE_ACTIVE_FACTOR = 2.0
+#: Reasoning tokens a thinking model writes before each reply (thinking on), on top of the reply. Assumption: 800,
+#: the order Qwen3 and DeepSeek-R1 spend on a short conversational turn; a calibration run measures it.
+REASONING_TOKENS = 800.0
 #: Weight read rate per GPU (GB/s) from the shared file system into GPU memory. Assumption: 1 GB/s per GPU, a
 #: typical parallel-file-system read per node; each tensor-parallel rank reads its own 1/TP of the weights.
 LOAD_GBPS_PER_GPU = 1.0
@@ -90,6 +113,8 @@ class CostSettings:
     teardown_s: float = TEARDOWN_S
     latin_tokens_per_char: float = LATIN_TOKENS_PER_CHAR
     added_input_paid: float = ADDED_INPUT_PAID
+    reasoning_tokens: float = REASONING_TOKENS
+    moe_active_factor: float = MOE_ACTIVE_FACTOR
     load_scale: float = 1.0  # multiplies every load time (the bench's "load halved/doubled")
     models: Dict[str, Dict[str, float]] = field(default_factory=dict)  # per model abbr: ModelCost fields
 
@@ -107,6 +132,8 @@ class ModelCost:
     job_overhead_s: float
     teardown_s: float = 0.0
     added_input_tokens: float = 0.0  # tokens the wrapper adds to every prompt (the SAP text), before caching
+    reasoning_tokens: float = 0.0    # tokens of reasoning per reply (a thinking model with thinking on)
+    weights_gb: Optional[float] = None  # weights read at load (None: API/CPU model, or size unknown)
 
     @property
     def fixed_s(self) -> float:
@@ -125,14 +152,68 @@ class DatasetLoad:
 
 
 _PARAMS_RE = re.compile(r'(?<![\d.])(\d+(?:\.\d+)?)[bB](?![a-zA-Z])')
-_MODEL_KEYS = {'params_b', 'load_s', 'decode_tps_per_gpu', 'prefill_tps_per_gpu', 'added_input_tokens'}
-_MAY_BE_ZERO = {'job_overhead_s', 'teardown_s', 'added_input_paid', 'added_input_tokens'}
+_MOE_RE = re.compile(r'(?<![\d.])(\d+(?:\.\d+)?)[bB]-[aA](\d+(?:\.\d+)?)[bB](?![a-zA-Z])')
+_MODEL_KEYS = {'params_b', 'active_params_b', 'load_s', 'decode_tps_per_gpu', 'prefill_tps_per_gpu',
+               'added_input_tokens', 'reasoning_tokens'}
+_MAY_BE_ZERO = {'job_overhead_s', 'teardown_s', 'added_input_paid', 'added_input_tokens', 'reasoning_tokens'}
+
+
+def model_size(name: str) -> Optional[Tuple[float, float]]:
+    """(total, active) parameters in billions of a hub name: ``Qwen/Qwen3-235B-A22B`` (MoE) -> (235, 22),
+    ``Qwen/Qwen2.5-72B-Instruct`` (dense) -> (72, 72), ``deepseek-ai/DeepSeek-V2.5`` -> :data:`KNOWN_SIZES`; None
+    if neither the name nor the table gives it."""
+    base = name.rstrip('/').rsplit('/', 1)[-1]
+    moe = _MOE_RE.search(base)
+    if moe:
+        return float(moe.group(1)), float(moe.group(2))
+    known = KNOWN_SIZES.get(re.sub(r'-(instruct|chat|fp8|awq)$', '', base.lower()))
+    if known:
+        return known
+    found = _PARAMS_RE.findall(base)
+    return (float(found[-1]),) * 2 if found else None
 
 
 def params_from_name(name: str) -> Optional[float]:
-    """Parameter count in billions read from a model name such as ``Qwen/Qwen2.5-72B-Instruct``; None if absent."""
-    found = _PARAMS_RE.findall(name.rsplit('/', 1)[-1])
-    return float(found[-1]) if found else None
+    """Total parameter count in billions of a model name such as ``Qwen/Qwen2.5-72B-Instruct``; None if absent."""
+    size = model_size(name)
+    return size[0] if size else None
+
+
+#: Models whose chat template reasons by default unless told not to (``enable_thinking=False``): the hybrid Qwen3
+#: releases (not the 2507 Instruct ones), GLM-4.5; and models that always reason (R1, QwQ, *-Thinking, reasoner).
+_THINKS_BY_DEFAULT = re.compile(r'qwen3-(?!.*instruct-2507)|glm-4\.5')
+_ALWAYS_THINKS = re.compile(r'thinking|(?<![a-z0-9])r1(?![a-z0-9])|qwq|reasoner')
+
+
+def thinks(path: str, chat_template_kwargs: Optional[Mapping] = None) -> bool:
+    """Whether a model reasons before replying: ``enable_thinking`` in its chat-template arguments if given, else
+    what its name says (:data:`_ALWAYS_THINKS`, :data:`_THINKS_BY_DEFAULT`)."""
+    base = path.rstrip('/').rsplit('/', 1)[-1].lower()
+    if _ALWAYS_THINKS.search(base):
+        return True
+    kwargs = dict(chat_template_kwargs or {})
+    if 'enable_thinking' in kwargs:
+        return bool(kwargs['enable_thinking'])
+    return bool(_THINKS_BY_DEFAULT.search(base))
+
+
+def bytes_per_param(path: str, quantization: Optional[str] = None) -> float:
+    """Bytes per weight: the vLLM ``quantization`` setting, else a marker in the path (``-FP8``, ``-AWQ``), else bf16.
+
+    Raises:
+        CostError: a ``quantization`` this model does not know (set ``load_s`` for the model instead).
+    """
+    if quantization:
+        if quantization.lower() not in QUANT_BYTES_PER_PARAM:
+            raise CostError(f'quantization {quantization!r}: bytes per weight unknown to the cost model (known: '
+                            f'{sorted(QUANT_BYTES_PER_PARAM)}); set the model\'s load_s in the cost overrides')
+        return QUANT_BYTES_PER_PARAM[quantization.lower()]
+    if _NATIVE_FP8.match(path.rstrip('/').rsplit('/', 1)[-1].lower()):
+        return QUANT_BYTES_PER_PARAM['fp8']
+    for marker, size in QUANT_BYTES_PER_PARAM.items():
+        if re.search(rf'[-_]{marker}(?![a-z])', path.rsplit('/', 1)[-1].lower()):
+            return size
+    return BYTES_PER_PARAM
 
 
 def _check_number(name: str, key: str, value) -> None:
@@ -201,57 +282,74 @@ def decode_tps_per_gpu(params_b: float) -> float:
 
 
 def model_cost(abbr: str, path: str, gpus: int, max_out_len: int, backend: str = 'vllm',
-               settings: CostSettings = CostSettings(), added_text: str = '') -> ModelCost:
+               settings: CostSettings = CostSettings(), added_text: str = '', quantization: Optional[str] = None,
+               thinking: bool = False) -> ModelCost:
     """The cost parameters of one model: defaults from its size and TP width, then its overrides.
 
     Args:
         abbr: The model's abbr (the key of ``settings.models``).
-        path: Its hub name or directory; the parameter count is read from it unless overridden (``params_b``).
+        path: Its hub name or directory; the parameter counts (total and, for MoE, active) are read from it or from
+            :data:`KNOWN_SIZES` unless overridden (``params_b``, ``active_params_b``).
         gpus: run_cfg.num_gpus (tensor-parallel width).
-        max_out_len: Caps the expected reply length.
+        max_out_len: Caps the expected reply length (reasoning included).
         backend: ``'vllm'`` or ``'hf'`` (the transformers backend: slower start-up and rates, see the constants).
-        added_text: Text the model wrapper adds to every prompt (the SAP system text); its tokens are estimated with
+        added_text: Text the model wrapper adds to every prompt (the SAP text); its tokens are estimated with
             :func:`text_tokens` unless overridden (``added_input_tokens``, e.g. counted by a calibration).
+        quantization: vLLM's ``quantization`` setting (weights' bytes per parameter, :func:`bytes_per_param`).
+        thinking: The model reasons before it replies (thinking on): every reply costs ``reasoning_tokens`` more.
 
     Raises:
         CostError: a GPU model whose parameter count is neither in its name nor overridden.
     """
     over = settings.models.get(abbr, {})
     gpus = max(int(gpus), 0)
+    reasoning = float(over.get('reasoning_tokens', settings.reasoning_tokens)) if thinking else 0.0
     if gpus == 0:
-        return ModelCost(abbr, 0, 0.0, math.inf, math.inf, max_out_len, settings.job_overhead_s, 0.0)
-    params_b = over.get('params_b', params_from_name(path))
+        return ModelCost(abbr, 0, 0.0, math.inf, math.inf, max_out_len, settings.job_overhead_s, 0.0,
+                         reasoning_tokens=reasoning)
+    size = model_size(path)
+    params_b = over.get('params_b', size[0] if size else None)
+    active_b = over.get('active_params_b', size[1] if size and 'params_b' not in over else params_b)
     needs_params = not ({'load_s', 'decode_tps_per_gpu'} <= set(over))
     if params_b is None and needs_params:
         raise CostError(f'model {abbr!r}: no parameter count in its path {path!r}; set '
                         f"cost=dict(models={{{abbr!r}: dict(params_b=...)}}) or its load_s and decode_tps_per_gpu")
     hf = backend == 'hf'
+    weights_gb = params_b * bytes_per_param(path, quantization) if params_b is not None else None  # 1e9 x B / 1e9
     if 'load_s' in over:
         load_s = float(over['load_s'])
     else:
-        weights_gb = params_b * BYTES_PER_PARAM  # 1e9 params x bytes / 1e9 bytes per GB
         load_s = (settings.hf_startup_s if hf else settings.vllm_startup_s) + \
             weights_gb / (settings.load_gbps_per_gpu * gpus)
     load_s *= settings.load_scale
     factor = settings.hf_rate_factor if hf else 1.0
-    decode = float(over['decode_tps_per_gpu']) if 'decode_tps_per_gpu' in over else \
-        decode_tps_per_gpu(params_b) * factor
+    if 'decode_tps_per_gpu' in over:
+        decode = float(over['decode_tps_per_gpu'])
+    else:
+        # A MoE model (active < total) decodes like a dense model of moe_active_factor x its active parameters.
+        dense_like = params_b if active_b >= params_b else min(params_b, active_b * settings.moe_active_factor)
+        decode = decode_tps_per_gpu(dense_like) * factor
     prefill = float(over['prefill_tps_per_gpu']) if 'prefill_tps_per_gpu' in over else \
         decode * settings.prefill_per_decode
     added = float(over['added_input_tokens']) if 'added_input_tokens' in over else text_tokens(added_text, settings)
     return ModelCost(abbr, gpus, load_s, decode * gpus, prefill * gpus, int(max_out_len), settings.job_overhead_s,
-                     settings.teardown_s, added)
+                     settings.teardown_s, added, reasoning, weights_gb)
 
 
 def item_seconds(model: ModelCost, dataset: DatasetLoad, settings: CostSettings = CostSettings()) -> float:
     """Expected seconds of one item of ``dataset`` on ``model`` (0 for API/CPU models, which use no GPU)."""
     if model.gpus == 0:
         return 0.0
-    out_tokens = min(dataset.mean_reference_chars * settings.tokens_per_char * settings.output_per_reference,
-                     model.max_out_len)
-    in_tokens = (dataset.mean_input_chars * settings.tokens_per_char
-                 + model.added_input_tokens * settings.added_input_paid)
-    return out_tokens / model.decode_tps + in_tokens / model.prefill_tps
+    return item_output_tokens(model, dataset, settings) / model.decode_tps + \
+        (dataset.mean_input_chars * settings.tokens_per_char
+         + model.added_input_tokens * settings.added_input_paid) / model.prefill_tps
+
+
+def item_output_tokens(model: ModelCost, dataset: DatasetLoad, settings: CostSettings = CostSettings()) -> float:
+    """Expected output tokens of one item: a reply as long as the reference, plus the model's reasoning, capped by
+    ``max_out_len`` (a thinking model cut there never closes its reasoning and its reply counts as empty)."""
+    reply = dataset.mean_reference_chars * settings.tokens_per_char * settings.output_per_reference
+    return min(reply + model.reasoning_tokens, model.max_out_len)
 
 
 def task_seconds(model: ModelCost, item_s: Sequence[float]) -> float:

@@ -108,15 +108,29 @@ def make_tasks(model: ModelCost, datasets: Sequence[DatasetLoad], pieces: Sequen
     return tasks
 
 
-def simulate(tasks: Sequence[PlannedTask], gpus: int) -> Schedule:
-    """Runs ``tasks`` in order on ``gpus`` GPUs: each starts when its GPUs are free (0-GPU tasks are left out).
-
-    Raises:
-        ValueError: a task needs more GPUs than the budget.
-    """
+def node_sizes(gpus: int, gpus_per_node: Optional[int] = None) -> List[int]:
+    """The GPUs of each node of a budget: full nodes of ``gpus_per_node`` and the remainder; one pool if None."""
     if gpus < 1:
         raise ValueError(f'the GPU budget must be >= 1, got {gpus}')
-    free = [0.0] * gpus
+    if gpus_per_node is None:
+        return [gpus]
+    if gpus_per_node < 1:
+        raise ValueError(f'gpus_per_node must be >= 1, got {gpus_per_node}')
+    return [gpus_per_node] * (gpus // gpus_per_node) + ([gpus % gpus_per_node] if gpus % gpus_per_node else [])
+
+
+def simulate(tasks: Sequence[PlannedTask], gpus: int, gpus_per_node: Optional[int] = None) -> Schedule:
+    """Runs ``tasks`` in order on ``gpus`` GPUs: each starts when its GPUs are free (0-GPU tasks are left out).
+
+    With ``gpus_per_node`` the GPUs form nodes of that size and a task takes all its GPUs on one node (as
+    ``srun -N1`` does): it starts on the node where its width of GPUs is free soonest (the first such node on a
+    tie). Without, the budget is one pool.
+
+    Raises:
+        ValueError: a task needs more GPUs than the budget, or than a node.
+    """
+    nodes = [[0.0] * size for size in node_sizes(gpus, gpus_per_node)]
+    widest = max(len(n) for n in nodes)
     starts, held, infer = [], 0.0, 0.0
     for task in tasks:
         if task.gpus == 0:
@@ -124,14 +138,22 @@ def simulate(tasks: Sequence[PlannedTask], gpus: int) -> Schedule:
             continue
         if task.gpus > gpus:
             raise ValueError(f'model {task.model!r}: a task needs {task.gpus} GPUs but the budget is {gpus}')
-        free.sort()
-        start = free[task.gpus - 1]  # the moment the task.gpus earliest-free GPUs are all free
+        if task.gpus > widest:
+            raise ValueError(f'model {task.model!r}: a task needs {task.gpus} GPUs but a node has {widest}')
+        best = None
+        for node in nodes:
+            if len(node) >= task.gpus:
+                node.sort()
+                begin = node[task.gpus - 1]  # the moment the task.gpus earliest-free GPUs of the node are all free
+                if best is None or begin < best[0]:
+                    best = (begin, node)
+        start, node = best
         for i in range(task.gpus):
-            free[i] = start + task.seconds
+            node[i] = start + task.seconds
         starts.append(start)
         held += task.gpus * task.seconds
         infer += task.gpus * task.infer_s
-    return Schedule(gpus, max(free), tuple(starts), held, infer)
+    return Schedule(gpus, max(max(n) for n in nodes), tuple(starts), held, infer)
 
 
 @dataclass(frozen=True)
@@ -234,6 +256,7 @@ def fill_to_target(cutters: Sequence[_Cutter], gpus: int, target: float,
     earliest-free GPUs) and takes as many items as end by ``target``; the rest of the model goes on to the next
     slot. A piece keeps at least ``min_infer_per_fixed`` x fixed seconds of inference, and so does the remainder it
     leaves; a slot with less room than that takes the model's whole remainder (the target was too short for it).
+    Slots are those of one pool of GPUs; :func:`plan_sweep` then simulates the result node by node.
     """
     free = [0.0] * gpus
     def key(c: _Cutter):
@@ -269,7 +292,7 @@ def fill_to_target(cutters: Sequence[_Cutter], gpus: int, target: float,
 
 def plan_sweep(models: Sequence[Tuple[ModelCost, Sequence[DatasetLoad]]], gpus: int,
                settings: CostSettings = CostSettings(), min_infer_per_fixed: float = MIN_INFER_PER_FIXED,
-               api_shards: int = 8, candidates: int = 60) -> SweepPlan:
+               api_shards: int = 8, candidates: int = 60, gpus_per_node: Optional[int] = None) -> SweepPlan:
     """Shards per model that minimise the simulated makespan of the whole sweep on ``gpus`` GPUs.
 
     Two families of plans are simulated and the shortest wins (ties: fewer GPU-seconds, then the first found):
@@ -286,15 +309,17 @@ def plan_sweep(models: Sequence[Tuple[ModelCost, Sequence[DatasetLoad]]], gpus: 
         min_infer_per_fixed: Floor on inference per task (see :func:`max_shards`).
         api_shards: Tasks for 0-GPU (API/CPU) models, which run beside the GPU plan.
         candidates: Targets tried per family (geometric grids).
+        gpus_per_node: GPUs per node: every plan is simulated with each task on one node (None: one pool).
 
     Raises:
-        ValueError: a model needs more GPUs per task than the budget, or a budget below 1.
+        ValueError: a model needs more GPUs per task than the budget (or a node), or a budget below 1.
     """
-    if gpus < 1:
-        raise ValueError(f'the GPU budget must be >= 1, got {gpus}')
+    widest = max(node_sizes(gpus, gpus_per_node))
     for model, _ in models:
         if model.gpus > gpus:
             raise ValueError(f'model {model.model!r}: a task needs {model.gpus} GPUs but the budget is {gpus}')
+        if model.gpus > widest:
+            raise ValueError(f'model {model.model!r}: a task needs {model.gpus} GPUs but a node has {widest}')
     gpu_models = [(m, ds) for m, ds in models if m.gpus > 0]
     infer = {m.model: sum(item_seconds(m, d, settings) * d.items for d in ds) for m, ds in gpu_models}
     caps = {m.model: max_shards(m, ds, gpus, settings, min_infer_per_fixed) for m, ds in gpu_models}
@@ -309,7 +334,7 @@ def plan_sweep(models: Sequence[Tuple[ModelCost, Sequence[DatasetLoad]]], gpus: 
     def finish(tasks: List[PlannedTask]) -> SweepPlan:
         ordered = tasks + fixed_tasks
         shards = {m.model: sum(1 for t in tasks if t.model == m.model) for m, _ in gpu_models}
-        return SweepPlan(tuple(ordered), simulate(ordered, gpus), {**shards, **api_counts})
+        return SweepPlan(tuple(ordered), simulate(ordered, gpus, gpus_per_node), {**shards, **api_counts})
 
     if not gpu_models:
         return finish([])

@@ -90,3 +90,58 @@ def test_added_text_pays_its_prefill_share():
     over = model_cost('a', 'Qwen/Qwen2.5-7B-Instruct', 1, 1024, settings=counted, added_text='ignored: counted')
     assert over.added_input_tokens == 1450
     assert item_seconds(over, d, counted) - item_seconds(plain, d, counted) == pytest.approx(725 / 25000)
+
+
+def test_model_size_reads_moe_names_and_the_known_table():
+    from opencompass_h2htalk.planning.costmodel import model_size
+
+    assert model_size('Qwen/Qwen3-235B-A22B-Instruct-2507') == (235, 22)
+    assert model_size('Qwen/Qwen3-30B-A3B') == (30, 3)
+    assert model_size('Qwen/Qwen3-8B') == (8, 8)
+    assert model_size('deepseek-ai/DeepSeek-V2.5') == (236, 21)   # no size in the name: KNOWN_SIZES
+    assert model_size('zai-org/GLM-4.5-Air-FP8') == (106, 12)
+    assert model_size('deepseek-reasoner') is None and params_from_name('gpt-4.1-2025-04-14') is None
+
+
+def test_bytes_per_param_from_quantization_path_and_native_fp8():
+    from opencompass_h2htalk.planning.costmodel import bytes_per_param
+
+    assert bytes_per_param('Qwen/Qwen3-8B') == 2
+    assert bytes_per_param('Qwen/Qwen3-235B-A22B-Instruct-2507-FP8') == 1
+    assert bytes_per_param('Qwen/Qwen2.5-72B-Instruct-AWQ') == 0.5
+    assert bytes_per_param('Qwen/Qwen3-8B', quantization='fp8') == 1
+    assert bytes_per_param('deepseek-ai/DeepSeek-V3.1') == 1       # released in FP8
+    with pytest.raises(CostError, match="quantization 'bitsandbytes'"):
+        bytes_per_param('x', quantization='bitsandbytes')
+
+
+def test_moe_loads_all_weights_and_decodes_like_twice_its_active_part():
+    moe = model_cost('m', 'Qwen/Qwen3-235B-A22B-Instruct-2507', 8, 1024)
+    # 470 GB of bf16 weights at 1 GB/s on each of 8 GPUs after 30 s start-up; decodes like a 44 B dense model
+    # (400 tokens/s per GPU, the > 40 B class).
+    assert moe.weights_gb == 470 and moe.load_s == pytest.approx(30 + 470 / 8)
+    assert moe.decode_tps == 8 * 400
+    small_moe = model_cost('s', 'Qwen/Qwen3-30B-A3B', 1, 1024)
+    assert small_moe.decode_tps == 2500 and small_moe.weights_gb == 60   # like a 6 B dense model
+    fp8 = model_cost('f', 'Qwen/Qwen3-235B-A22B-Instruct-2507-FP8', 4, 1024)
+    assert fp8.weights_gb == 235 and fp8.load_s == pytest.approx(30 + 235 / 4)
+
+
+def test_thinking_models_pay_their_reasoning_tokens():
+    from opencompass_h2htalk.planning.costmodel import item_output_tokens, thinks
+
+    assert thinks('Qwen/Qwen3-8B') and not thinks('Qwen/Qwen3-8B', {'enable_thinking': False})
+    assert not thinks('Qwen/Qwen3-235B-A22B-Instruct-2507') and thinks('Qwen/Qwen3-235B-A22B-Thinking-2507')
+    assert thinks('zai-org/GLM-4.5-Air') and thinks('deepseek-reasoner') and thinks('deepseek-ai/DeepSeek-R1')
+    assert not thinks('Qwen/Qwen2.5-7B-Instruct') and not thinks('meta-llama/Llama-3.3-70B-Instruct')
+    d = DatasetLoad('d', 10, 0, 100)                                # a 70-token reply
+    off = model_cost('a', 'Qwen/Qwen3-8B', 1, 1024)
+    on = model_cost('b', 'Qwen/Qwen3-8B', 1, 8192, thinking=True)
+    assert off.reasoning_tokens == 0 and on.reasoning_tokens == 800
+    assert item_output_tokens(off, d) == pytest.approx(70) and item_output_tokens(on, d) == pytest.approx(870)
+    assert item_seconds(on, d) == pytest.approx(870 / 2500)
+    cut = model_cost('c', 'Qwen/Qwen3-8B', 1, 512, thinking=True)   # max_out_len caps reasoning + reply
+    assert item_output_tokens(cut, d) == 512
+    s = settings_from(dict(reasoning_tokens=300, models={'b': dict(reasoning_tokens=2000)}))
+    assert model_cost('b', 'Qwen/Qwen3-8B', 1, 8192, settings=s, thinking=True).reasoning_tokens == 2000
+    assert model_cost('z', 'Qwen/Qwen3-8B', 1, 8192, settings=s, thinking=True).reasoning_tokens == 300

@@ -126,3 +126,21 @@ def test_fill_orders_models_widest_or_longest_first():
     longest = fill_to_target(cutters, 2, 100.0, widest_first=False)
     assert [(t.model, t.seconds) for t in longest] == [('n', 11.0), ('w', 6.0)]
     assert simulate(longest, 2).starts == (0.0, 11.0)  # the wide task waits for the GPU the narrow one holds
+
+
+def test_simulate_keeps_each_task_on_one_node():
+    # Two nodes of 4, two 3-wide tasks: a pool of 8 would start the 2-wide task at 0 on the two idle GPUs, one on
+    # each node; on nodes it waits until a node has two free GPUs (t=5).
+    t = [PlannedTask('n', 3, (), 5.0, 5.0), PlannedTask('n', 3, (), 5.0, 5.0), PlannedTask('w', 2, (), 10.0, 10.0)]
+    assert simulate(t, 8).starts == (0.0, 0.0, 0.0)
+    nodes = simulate(t, 8, gpus_per_node=4)
+    assert nodes.starts == (0.0, 0.0, 5.0) and nodes.makespan == 15.0
+    with pytest.raises(ValueError, match="model 'n': a task needs 3 GPUs but a node has 2"):
+        simulate(t, 6, gpus_per_node=2)
+    from opencompass_h2htalk.planning.sweep import node_sizes
+    assert node_sizes(20, 8) == [8, 8, 4] and node_sizes(20) == [20]
+
+
+def test_plan_refuses_a_model_wider_than_a_node():
+    with pytest.raises(ValueError, match="model 'w': a task needs 16 GPUs but a node has 8"):
+        plan_sweep([(_model('w', 16, 1.0), [A])], 64, gpus_per_node=8)
