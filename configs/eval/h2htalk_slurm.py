@@ -52,6 +52,11 @@ slurm = dict(
     api_workers=__env_int('H2HTALK_API_WORKERS', 8, config=__HERE, setting='api_workers'),  # tasks for API/CPU models
     embedder=__os.environ.get('H2HTALK_EMBEDDER', 'bge-m3'),            # e.g. bge-m3:/shared/models/bge-m3
     partitioner=__os.environ.get('H2HTALK_PARTITIONER', 'gpu_budget'),  # or 'sweep'
+    gpus_per_node=__env_int('H2HTALK_SLURM_GPUS_PER_NODE', 8, config=__HERE, setting='gpus_per_node'),
+    gpu_memory_gb=__env_int('H2HTALK_SLURM_GPU_MEMORY_GB', 80, config=__HERE, setting='gpu_memory_gb'),  # H200: 141
+    # Comma-separated configs of configs/models/ (names without .py, patterns allowed) or 'zoo' (every vLLM GPU
+    # config with SAP); empty: the two Qwen2.5 models imported above.
+    models=__os.environ.get('H2HTALK_SLURM_MODELS', ''),
     cost=dict(),  # SweepPartitioner's cost overrides, e.g. dict(job_overhead_s=60, models={abbr: dict(load_s=90)})
 )
 # ----------------------------------------------------------------------------------------------------------
@@ -63,11 +68,17 @@ datasets = [
     for d in h2htalk_datasets
 ]
 models = [*qwen2_5_7b_sap, *qwen2_5_72b_sap]
+if slurm['models'].strip():
+    models = __import__('opencompass_h2htalk.settings.models', fromlist=['select_models']).select_models(
+        slurm['models'], __os.path.join(__os.path.dirname(__os.path.dirname(__os.path.abspath(__file__))), 'models'),
+        config=__HERE)
 
 _partitioners = dict(
     gpu_budget=dict(type=GPUBudgetPartitioner, gpus=slurm['gpus'], min_task_size=slurm['min_task_size'],
-                    api_workers=slurm['api_workers']),
-    sweep=dict(type=SweepPartitioner, gpus=slurm['gpus'], api_workers=slurm['api_workers'], cost=slurm['cost']),
+                    api_workers=slurm['api_workers'], gpus_per_node=slurm['gpus_per_node'],
+                    gpu_memory_gb=slurm['gpu_memory_gb']),
+    sweep=dict(type=SweepPartitioner, gpus=slurm['gpus'], api_workers=slurm['api_workers'], cost=slurm['cost'],
+               gpus_per_node=slurm['gpus_per_node'], gpu_memory_gb=slurm['gpu_memory_gb']),
 )
 if slurm['partitioner'] not in _partitioners:
     raise ValueError(f"configs/eval/h2htalk_slurm.py: H2HTALK_PARTITIONER={slurm['partitioner']!r}; "

@@ -261,7 +261,8 @@ def _estimates(cfg, partitioner, tasks, items):
             names.append(task_abbr_from_cfg({'models': [model], 'datasets': [chunks]}))
     gpus = getattr(partitioner, 'gpus', None)
     try:
-        schedule = simulate(planned, gpus) if gpus else None
+        node = getattr(partitioner, 'node', None)
+        schedule = simulate(planned, gpus, node.gpus if node else None) if gpus else None
     except ValueError as e:
         return f'estimates: none ({e})', [], None
     return format_estimates(planned, schedule), list(zip(names, planned)), schedule

@@ -12,7 +12,8 @@ from opencompass.utils import (build_dataset_from_cfg, dataset_abbr_from_cfg, ge
                                model_abbr_from_cfg)
 
 from ..planning.costmodel import (CostError, CostSettings, DatasetLoad, ModelCost, load_cost_file, model_cost,
-                                 settings_from)
+                                 settings_from, thinks)
+from ..planning.nodes import GPU_MEMORY_GB, GPUS_PER_NODE, NodeFitError, NodeSpec, check_fits_node
 from ..sap import load_sap
 from ..planning.scale import check_unique_abbrs
 from ..planning.sweep import MIN_INFER_PER_FIXED, SweepPlan, plan_sweep
@@ -35,13 +36,40 @@ def added_prompt_text(model: Mapping) -> str:
     return load_sap(sap, model.get('sap_language', 'zh')).text if sap is not None else ''
 
 
+def model_thinks(model: Mapping) -> bool:
+    """Whether a model config reasons before replying: its ``chat_template_kwargs`` (in-process vLLM) or
+    ``extra_body.chat_template_kwargs`` (a served model) switch, else its name (``planning.costmodel.thinks``)."""
+    kwargs = dict(model.get('chat_template_kwargs') or {})
+    kwargs.update((model.get('extra_body') or {}).get('chat_template_kwargs') or {})
+    return thinks(str(model.get('path', '')), kwargs)
+
+
 def cost_of_model(model: Mapping, settings: CostSettings = CostSettings()) -> ModelCost:
     """The cost-model view of an OpenCompass model config (backend from its type: vLLM, else transformers; the SAP
-    text of an SAP wrapper counted as added input)."""
+    text of an SAP wrapper counted as added input; weights' bytes from ``model_kwargs.quantization``; reasoning
+    tokens when the model thinks, :func:`model_thinks`)."""
     gpus = int(model.get('run_cfg', {}).get('num_gpus', 0))
     backend = 'vllm' if 'vllm' in _type_name(model.get('type', '')).lower() else 'hf'
     return model_cost(model['abbr'], str(model.get('path', '')), gpus, int(model.get('max_out_len', 512)), backend,
-                      settings, added_prompt_text(model))
+                      settings, added_prompt_text(model), (model.get('model_kwargs') or {}).get('quantization'),
+                      model_thinks(model))
+
+
+def check_models_fit(models: Sequence[Mapping], node: NodeSpec, settings: CostSettings, where: str) -> None:
+    """Refuses (ValueError, prefixed with ``where``) a model whose task cannot run on one node: more GPUs than a node,
+    or weights larger than its GPUs hold (``planning.nodes``); a model whose size is unknown is checked for GPUs."""
+    for model in models:
+        gpus = int(model.get('run_cfg', {}).get('num_gpus', 0))
+        if gpus <= 0:
+            continue
+        try:
+            weights = cost_of_model(model, settings).weights_gb
+        except CostError:
+            weights = None  # size unknown: the GPU count is still checked; the cost model names what is missing
+        try:
+            check_fits_node(model['abbr'], gpus, weights, node)
+        except NodeFitError as e:
+            raise ValueError(f'{where}: {e}') from None
 
 
 def dataset_load(dataset: Mapping) -> DatasetLoad:
@@ -74,11 +102,14 @@ class SweepPartitioner(NumWorkerPartitioner):
             path of a JSON file holding that dict (a calibration's ``cost.json``, bench/validate_costmodel.py).
         api_workers: Tasks for models with ``run_cfg.num_gpus == 0``.
         min_infer_per_fixed: Floor on items per task: inference seconds >= this x (load + job overhead) seconds.
+        gpus_per_node, gpu_memory_gb: The cluster's nodes: every task runs on one node (``srun -N1``), so a model
+            wider than a node, or whose weights its GPUs cannot hold, is refused; the plan places tasks node by node.
         dataset_size_path, keep_keys, force_rebuild: as in NumWorkerPartitioner.
     """
 
     def __init__(self, out_dir: str, gpus: int = 64, cost: Union[Dict, str, None] = None, api_workers: int = 8,
-                 min_infer_per_fixed: float = MIN_INFER_PER_FIXED, **kwargs):
+                 min_infer_per_fixed: float = MIN_INFER_PER_FIXED, gpus_per_node: int = GPUS_PER_NODE,
+                 gpu_memory_gb: float = GPU_MEMORY_GB, **kwargs):
         for unused in ('num_worker', 'num_split', 'min_task_size', 'strategy'):
             kwargs.pop(unused, None)
         if gpus < 1 or api_workers < 1:
@@ -86,7 +117,8 @@ class SweepPartitioner(NumWorkerPartitioner):
                              f'api_workers={api_workers}')
         try:
             self.settings = settings_from(load_cost_file(cost) if isinstance(cost, str) else cost)
-        except CostError as e:
+            self.node = NodeSpec(int(gpus_per_node), float(gpu_memory_gb))
+        except (CostError, ValueError) as e:
             raise ValueError(f'SweepPartitioner: {e}') from None
         super().__init__(out_dir=out_dir, num_worker=1, **kwargs)
         self.gpus, self.api_workers, self.min_infer_per_fixed = gpus, api_workers, min_infer_per_fixed
@@ -98,11 +130,12 @@ class SweepPartitioner(NumWorkerPartitioner):
 
     def plan(self, models: Sequence[ConfigDict], datasets: Sequence[ConfigDict]) -> SweepPlan:
         """The sweep plan of ``models`` x ``datasets`` for a fresh run (the pure planner on the cost model)."""
+        check_models_fit(models, self.node, self.settings, 'SweepPartitioner')
         loads = [self.dataset_load(d) for d in datasets]
         try:
             costs = [cost_of_model(m, self.settings) for m in models]
             return plan_sweep([(c, loads) for c in costs], self.gpus, self.settings, self.min_infer_per_fixed,
-                              self.api_workers)
+                              self.api_workers, gpus_per_node=self.node.gpus)
         except (CostError, ValueError) as e:
             raise ValueError(f'SweepPartitioner: {e}') from None
 

@@ -256,3 +256,61 @@ def test_partitioners_refuse_two_models_with_one_abbr(workdir, data24, dup_confi
                                          r"H2HTalkRetrievalBaseline, path 'baseline-first' and by the model of type "
                                          r"H2HTalkRetrievalBaseline, path 'baseline-second'\."):
         build(cfg)
+
+
+def test_plan_sweeps_the_whole_zoo_with_whole_node_models_kept_whole(data24, capsys, monkeypatch):
+    # Issue 23: `h2htalk plan` knows every GPU model of the zoo; a model that needs a whole node (TP 8) runs as few
+    # one-node tasks, each paying for its load (here, on 264 items, one task).
+    from opencompass_h2htalk.settings.models import select_models
+
+    monkeypatch.setenv('H2HTALK_SLURM_MODELS', 'zoo')
+    monkeypatch.setenv('H2HTALK_PARTITIONER', 'sweep')
+    assert main(['plan', str(SLURM_CFG), '--gpus', '64']) == 0
+    out = capsys.readouterr().out
+    rows = _plan_rows(out)
+    zoo = select_models('zoo', str(REPO / 'configs/models'))
+    assert set(rows) == {m['abbr'] for m in zoo} and len(zoo) >= 20
+    for abbr in ('qwen3-235b-a22b-instruct-2507-vllm@sap-v1', 'deepseek-v2.5-vllm@sap-v1'):
+        assert rows[abbr][0] == '8' and rows[abbr][2] == '1', rows[abbr]
+    assert 'qwen3-8b-thinking-vllm@sap-v1' in rows and 'sweep makespan' in out
+
+
+_OVER_NODE = '''from opencompass_h2htalk.models import SAPVLLMwithChatTemplate
+
+models = [dict(type=SAPVLLMwithChatTemplate, abbr='deepseek-v3.1-vllm@nosap', path='deepseek-ai/DeepSeek-V3.1',
+               sap=None, model_kwargs=dict(tensor_parallel_size={tp}), max_out_len=1024, batch_size=128,
+               run_cfg=dict(num_gpus={tp}))]
+'''
+
+
+@pytest.mark.parametrize('partitioner', ['gpu_budget', 'sweep'])
+def test_plan_refuses_a_model_that_does_not_fit_one_node(data24, tmp_path, partitioner, capsys, monkeypatch):
+    import shutil
+
+    root = tmp_path / 'configs'
+    shutil.copytree(REPO / 'configs', root)
+    for tp in (8, 16):
+        (root / 'models' / f'vllm_deepseek_v3_1_tp{tp}_nosap.py').write_text(_OVER_NODE.format(tp=tp))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv('H2HTALK_PARTITIONER', partitioner)
+    monkeypatch.setenv('H2HTALK_SLURM_MODELS', 'vllm_deepseek_v3_1_tp16_nosap')
+    assert main(['plan', 'configs/eval/h2htalk_slurm.py', '--gpus', '64']) == 1
+    captured = capsys.readouterr()
+    assert "model 'deepseek-v3.1-vllm@nosap' needs 16 GPUs per task" in captured.err and 'a node has 8' in captured.err
+    assert 'SAPOpenAISDK' in captured.err and 'Traceback' not in captured.err and captured.out == ''
+    # TP 8 fits a node's GPUs but not its memory: 671 GB of FP8 weights > 8 x 80 GB x 0.9 ...
+    monkeypatch.setenv('H2HTALK_SLURM_MODELS', 'vllm_deepseek_v3_1_tp8_nosap')
+    assert main(['plan', 'configs/eval/h2htalk_slurm.py', '--gpus', '64']) == 1
+    assert 'its weights (about 671 GB) do not fit the 8 GPUs of its task' in capsys.readouterr().err
+    # ... and fits a node of H200s.
+    monkeypatch.setenv('H2HTALK_SLURM_GPU_MEMORY_GB', '141')
+    assert main(['plan', 'configs/eval/h2htalk_slurm.py', '--gpus', '64']) == 0
+    assert _plan_rows(capsys.readouterr().out)['deepseek-v3.1-vllm@nosap'][0] == '8'
+
+
+def test_a_model_selection_that_matches_nothing_is_named(capsys, monkeypatch):
+    monkeypatch.setenv('H2HTALK_SLURM_MODELS', 'vllm_qwen3_*_sap,vllm_qwen4_*')
+    assert main(['plan', str(SLURM_CFG)]) == 1
+    err = capsys.readouterr().err
+    assert "error: H2HTALK_SLURM_MODELS='vllm_qwen3_*_sap,vllm_qwen4_*' (read by configs/eval/h2htalk_slurm.py): " \
+           "'vllm_qwen4_*' matches no config" in err
