@@ -129,6 +129,27 @@ def test_zoo_covers_the_paper_families():
         assert any(needle in f for f in families), needle
 
 
+def test_zoo_covers_the_2026_families_and_every_gpu_model_fits_a_node():
+    # Issue 23: the models a researcher reaches for in 2026, and the plan and cost model know every one of them.
+    from opencompass_h2htalk.partitioners.sweep import check_models_fit, cost_of_model
+    from opencompass_h2htalk.planning.costmodel import CostSettings
+    from opencompass_h2htalk.planning.nodes import NodeSpec
+
+    stems = {p.stem for p in SAP_FILES}
+    for needle in ('vllm_qwen3_8b_sap', 'vllm_qwen3_8b_thinking_sap', 'vllm_qwen3_32b_sap',
+                   'vllm_qwen3_235b_a22b_instruct_2507_sap', 'vllm_deepseek_v2_5_sap', 'api_deepseek_v3_2_chat_sap',
+                   'api_deepseek_v3_2_thinking_sap', 'vllm_llama3_3_70b_instruct_sap', 'vllm_glm4_5_air_sap',
+                   'vllm_gemma3_27b_it_sap', 'vllm_mistral_small_3_1_24b_instruct_2503_sap',
+                   'vllm_internlm3_8b_instruct_sap', 'api_openai_gpt_4_1_sap', 'api_anthropic_claude_sonnet_4_5_sap'):
+        assert needle in stems, needle
+    models = [_model(p) for p in MODEL_FILES]
+    check_models_fit(models, NodeSpec(), CostSettings(), 'configs/models')   # raises, naming the model, if not
+    for model in models:
+        cost = cost_of_model(model)                                             # raises CostError if unsized
+        if cost.gpus == 8:
+            assert cost.weights_gb > 4 * 80 * 0.9, f"{model['abbr']} would fit half a node"
+
+
 def duplicate_abbrs(paths) -> dict:
     """``{abbr: [file names]}`` for every abbr that more than one model config uses."""
     from opencompass_h2htalk.planning.scale import duplicate_abbrs as shared  # the check `h2htalk plan` makes too
