@@ -3,14 +3,16 @@
 Every config of configs/models/ (the zoo) x the 11 core subtasks at the H2HTalk-Open 1.0 targets (4,650 items per
 model; each subtask keeps the mean prompt and reference lengths of the bundled data) on a GPU budget (default 64).
 Partitioners: OpenCompass's NumWorkerPartitioner (num_worker 8 and 64), GPUBudgetPartitioner, and SweepPartitioner.
-All task lists run through the same scheduler (opencompass_h2htalk.planning.sweep.simulate) and cost model
+All task lists run through the same scheduler (opencompass_h2htalk.planning.sweep.simulate, each task on one node of
+--gpus-per-node GPUs, as srun -N1 places it) and cost model
 (opencompass_h2htalk.planning.costmodel, whose defaults are assumptions, not measurements); the sensitivity rows
-halve and double every load time. Each row breaks GPUs x makespan down into inference, model loads, job start and
+halve and double every load time. A last block measures what the whole-node models (TP 8: one task fills a node)
+do to the sweep: SweepPartitioner with and without them. Each row breaks GPUs x makespan down into inference, model loads, job start and
 end (Slurm job overhead + teardown) and idle GPUs; the bound line is opencompass_h2htalk.planning.sweep.makespan_bound,
 which no partitioner beats. Goal (issue 13): SweepPartitioner efficiency >= 85 % and makespan <= 1/3 of
 GPUBudgetPartitioner's.
 
-    python bench/bench_sweep.py [--gpus 64] [--models N] [--items-scale 1.0]
+    python bench/bench_sweep.py [--gpus 64] [--gpus-per-node 8] [--models N] [--items-scale 1.0]
 """
 from __future__ import annotations
 
@@ -57,7 +59,8 @@ def datasets(scale: float) -> List[DatasetLoad]:
     return out
 
 
-def run(models: List[dict], data: List[DatasetLoad], gpus: int, settings: CostSettings) -> List[Tuple[str, object]]:
+def run(models: List[dict], data: List[DatasetLoad], gpus: int, settings: CostSettings,
+        gpus_per_node: int = 8) -> List[Tuple[str, object]]:
     from opencompass_h2htalk.partitioners.sweep import cost_of_model
 
     costs: List[ModelCost] = [cost_of_model(m, settings) for m in models]
@@ -67,8 +70,8 @@ def run(models: List[dict], data: List[DatasetLoad], gpus: int, settings: CostSe
                          (f'GPUBudgetPartitioner(gpus={gpus})',
                           lambda c: numworker_pieces(data, workers_for(gpus, c.gpus)))]:
         tasks = [t for c in costs for t in make_tasks(c, data, pieces(c), settings)]
-        rows.append((name, tasks, simulate(tasks, gpus)))
-    plan = plan_sweep([(c, data) for c in costs], gpus, settings)
+        rows.append((name, tasks, simulate(tasks, gpus, gpus_per_node)))
+    plan = plan_sweep([(c, data) for c in costs], gpus, settings, gpus_per_node=gpus_per_node)
     rows.append((f'SweepPartitioner(gpus={gpus})', list(plan.tasks), plan.schedule))
     return rows
 
@@ -96,14 +99,20 @@ def breakdown(tasks, sched, overhead_s: float) -> str:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--gpus', type=int, default=64)
+    parser.add_argument('--gpus-per-node', type=int, default=8)
     parser.add_argument('--models', type=int, default=0, help='the first N GPU model configs only (0: all configs)')
     parser.add_argument('--items-scale', type=float, default=1.0, help='fraction of the 1.0 targets per subtask')
     args = parser.parse_args(argv)
     models = zoo(args.models)
     data = datasets(args.items_scale)
+    from opencompass_h2htalk.partitioners.sweep import check_models_fit
+    from opencompass_h2htalk.planning.nodes import NodeSpec
+
+    check_models_fit(models, NodeSpec(args.gpus_per_node), CostSettings(), 'bench_sweep')  # as the partitioners do
     gpu_models = sum(1 for m in models if int(m.get('run_cfg', {}).get('num_gpus', 0)) > 0)
     print(f'{len(models)} model configs ({gpu_models} on GPUs; API/CPU models run beside the GPUs and are left out '
-          f'of makespan and efficiency), {sum(d.items for d in data)} items per model, {args.gpus} GPUs')
+          f'of makespan and efficiency), {sum(d.items for d in data)} items per model, {args.gpus} GPUs in nodes of '
+          f'{args.gpus_per_node}')
     print('cost model defaults are assumptions, not measurements (opencompass_h2htalk/planning/costmodel.py)\n')
     head = f'{"load time":9s} {"partitioner":38s} {"GPU tasks":>9s} {"makespan s":>10s} {"GPU-h":>7s} ' \
            f'{"efficiency":>10s} {"vs GPUBudget":>12s}   {"infer":>6s} {"load":>6s} {"job":>6s} {"idle":>6s}'
@@ -111,7 +120,7 @@ def main(argv=None) -> int:
     verdicts = []
     for label, scale in [('x1', 1.0), ('x0.5', 0.5), ('x2', 2.0)]:
         settings = with_load_scale(CostSettings(), scale)
-        rows = run(models, data, args.gpus, settings)
+        rows = run(models, data, args.gpus, settings, args.gpus_per_node)
         budget = rows[2][2].makespan
         for name, tasks, sched in rows:
             n = sum(1 for t in tasks if t.gpus)
@@ -133,7 +142,32 @@ def main(argv=None) -> int:
                         f'{new.makespan / budget:.2f} of GPUBudgetPartitioner\'s '
                         f'({"meets" if new.makespan <= budget / 3 else "misses"} <= 1/3)')
     print('\n' + '\n'.join(verdicts))
+    print('\n' + whole_node_effect(models, data, args.gpus, args.gpus_per_node))
     return 0
+
+
+def whole_node_effect(models: List[dict], data: List[DatasetLoad], gpus: int, gpus_per_node: int) -> str:
+    """SweepPartitioner's sweep with and without the models whose task fills a node (default load times)."""
+    from opencompass_h2htalk.partitioners.sweep import cost_of_model
+
+    wide = [m for m in models if int(m.get('run_cfg', {}).get('num_gpus', 0)) >= gpus_per_node]
+    if not wide:
+        return f'whole-node models: none in the zoo (no task of {gpus_per_node} GPUs)'
+    rest = [m for m in models if m not in wide]
+    lines = [f'whole-node models (a task of {gpus_per_node} GPUs fills a node), default load times:']
+    plan = plan_sweep([(cost_of_model(x, CostSettings()), data) for x in models], gpus, CostSettings(),
+                      gpus_per_node=gpus_per_node)
+    for m in wide:
+        c = cost_of_model(m, CostSettings())
+        tasks = [t for t in plan.tasks if t.model == c.model]
+        lines.append(f'  {c.model:45s} {c.weights_gb:5.0f} GB weights, load {c.load_s:4.0f} s, {len(tasks)} task(s), '
+                     f'longest {max(t.seconds for t in tasks):5.0f} s, {sum(t.gpus * t.seconds for t in tasks) / 3600:5.2f} GPU-h')
+    for label, ms in (('with them', models), ('without them', rest)):
+        plan = plan_sweep([(cost_of_model(x, CostSettings()), data) for x in ms], gpus, CostSettings(),
+                          gpus_per_node=gpus_per_node)
+        lines.append(f'  SweepPartitioner {label:13s} makespan {plan.schedule.makespan:5.0f} s, '
+                     f'{plan.schedule.gpu_seconds / 3600:6.2f} GPU-h, efficiency {plan.schedule.efficiency:.1%}')
+    return '\n'.join(lines)
 
 
 if __name__ == '__main__':
