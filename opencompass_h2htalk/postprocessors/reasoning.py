@@ -43,3 +43,15 @@ def strip_reasoning(text: str) -> str:
         out = out[closes[-1].end():]
     out = _strip_invisible(out)
     return '' if _LEADING_OPEN.match(out) else out
+
+
+def reasoning_text(text: str) -> str:
+    """The reasoning :func:`strip_reasoning` removes from ``text`` (``''`` when it holds no reasoning tag): what a
+    thinking model spent before its answer, for the report's cost table."""
+    if not isinstance(text, str) or not (_CLOSE.search(text) or _LEADING_OPEN.match(_strip_invisible(text))):
+        return ''
+    answer = strip_reasoning(text)
+    if not answer:
+        return text
+    end = text.rfind(answer)
+    return text[:end] if end >= 0 else text

@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
+from ..postprocessors.reasoning import reasoning_text
+
 _ELAPSED = re.compile(r' - OpenCompass - INFO - time elapsed:\s*([0-9]+(?:\.[0-9]+)?)s\s*$')
 _TASK = re.compile(r' - OpenCompass - INFO - Task \[(.*)\]\s*$')
 _MM_TIME = re.compile(r'^(\d\d)/(\d\d) (\d\d):(\d\d):(\d\d) - OpenCompass - ')
@@ -159,6 +161,8 @@ class Sizes:
     input_tokens: Optional[int] = None     # None: no tokenizer (``tokens_why`` says why)
     output_tokens: Optional[int] = None
     tokens_why: str = ''
+    reasoning_chars: int = 0               # of output_chars: reasoning a thinking model wrote (stripped before scoring)
+    reasoning_tokens: Optional[int] = None  # of output_tokens, with a tokenizer
     items_by_dataset: Dict[str, int] = field(default_factory=dict)
     unfinished: List[str] = field(default_factory=list)   # tmp_ files: inferences that never finished
 
@@ -175,7 +179,7 @@ def prediction_sizes(run: str, model: str, count_tokens: Optional[Counter] = Non
         RunLogError: naming the file and item whose prompt or prediction has an unknown shape.
     """
     sizes = Sizes(model, input_tokens=0 if count_tokens else None, output_tokens=0 if count_tokens else None,
-                  tokens_why=tokens_why)
+                  tokens_why=tokens_why, reasoning_tokens=0 if count_tokens else None)
     for path in sorted(glob.glob(os.path.join(run, 'predictions', model, '*.json'))):
         name = os.path.basename(path)[:-len('.json')]
         if name.startswith('tmp_'):
@@ -197,10 +201,14 @@ def prediction_sizes(run: str, model: str, count_tokens: Optional[Counter] = Non
             sizes.items += 1
             sizes.input_chars += len(prompt)
             sizes.output_chars += len(output)
+            reasoning = reasoning_text(output)
+            sizes.reasoning_chars += len(reasoning)
             if count_tokens:
                 tin, tout = count_tokens(item['origin_prompt'], output)
                 sizes.input_tokens += tin
                 sizes.output_tokens += tout
+                if reasoning:
+                    sizes.reasoning_tokens += count_tokens(item['origin_prompt'], reasoning)[1]
         sizes.items_by_dataset[name] = len(items)
     return sizes
 

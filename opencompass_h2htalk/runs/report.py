@@ -445,7 +445,8 @@ def _cost_section(run: str, scored: Sequence[str]) -> List[str]:
     from . import logs as runlogs, tokens as runtokens
 
     parts = ['<h2>Cost and throughput</h2><p class="small">Sizes from <code>predictions/</code> (prompt text as '
-             'the model received it, reply as generated). Wall time: the sum of the model\'s task logs\' own '
+             'the model received it, reply as generated; a thinking model\'s reasoning is counted in its output, with '
+             'its share in brackets, though only the answer is scored). Wall time: the sum of the model\'s task logs\' own '
              '<code>time elapsed</code> (OpenCompass times each task from its start to its end, after the Python '
              'imports). Rates divide by the inference time.</p>']
     tasks = runlogs.task_logs(run)
@@ -466,9 +467,14 @@ def _cost_section(run: str, scored: Sequence[str]) -> List[str]:
             continue
         t = runlogs.throughput(sizes, tasks)
         tokens = sizes.input_tokens is not None
+        # A thinking model's reasoning is part of its output (and its cost) but not of what is scored: say how much.
+        of_chars = f' (reasoning {sizes.reasoning_chars})' if sizes.reasoning_chars else ''
+        of_tokens = f' (reasoning {sizes.reasoning_tokens})' if tokens and sizes.reasoning_tokens else ''
         rows.append(
-            f'<tr><td>{_e(model)}</td><td>{sizes.items}</td><td>{sizes.input_chars}</td><td>{sizes.output_chars}</td>'
-            f'<td>{sizes.input_tokens if tokens else "-"}</td><td>{sizes.output_tokens if tokens else "-"}</td>'
+            f'<tr><td>{_e(model)}</td><td>{sizes.items}</td><td>{sizes.input_chars}</td>'
+            f'<td data-v="{sizes.output_chars}">{sizes.output_chars}{of_chars}</td>'
+            f'<td>{sizes.input_tokens if tokens else "-"}</td>'
+            f'<td data-v="{sizes.output_tokens if tokens else ""}">{sizes.output_tokens if tokens else "-"}{of_tokens}</td>'
             f'<td class="small">{_e(sizes.tokens_why)}</td>'
             f'<td data-v="{_number(t.infer_seconds)}">{_rate(t.infer_seconds, "s")}</td>'
             f'<td data-v="{_number(t.eval_seconds)}">{_rate(t.eval_seconds, "s")}</td>'

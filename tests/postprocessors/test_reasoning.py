@@ -41,3 +41,16 @@ def test_invisible_only_replies_count_as_empty(reply):
 @pytest.mark.parametrize('reply', ['我在。', '\u200b我在', 'ok'])
 def test_visible_replies_are_not_empty(reply):
     assert not is_empty(reply)
+
+
+@pytest.mark.parametrize('raw,reasoning', [
+    ('<think>先想想</think>\n我在呢。', '<think>先想想</think>\n'),
+    ('用户难过……</think>我在。', '用户难过……</think>'),     # the template opened the block in the prompt
+    ('<think>没想完', '<think>没想完'),                       # all of it is reasoning: the answer is empty
+    ('我在呢。', ''), ('', ''),
+])
+def test_reasoning_text_is_what_strip_reasoning_removes(raw, reasoning):
+    from opencompass_h2htalk.postprocessors.reasoning import reasoning_text
+
+    assert reasoning_text(raw) == reasoning
+    assert len(reasoning_text(raw)) + len(strip_reasoning(raw)) <= len(raw)

@@ -117,6 +117,16 @@ def test_sizes_times_and_rates_of_a_run(run):
     assert t.items_per_s == pytest.approx(3 / 14.26) and t.output_per_s == pytest.approx(9 / 14.26)
 
 
+def test_a_thinking_models_reasoning_is_counted_apart(tmp_path):
+    run = tmp_path / '20261123_085214'
+    _predictions(run, 'm', 'h2htalk_safety', {'0': {'origin_prompt': '我难过', 'prediction': '<think>先想想</think>我在。'},
+                                              '1': {'origin_prompt': '你好', 'prediction': '你好呀'}})
+    sizes = prediction_sizes(str(run), 'm', lambda prompt, reply: (1, len(reply)), 'a test counter')
+    assert (sizes.output_chars, sizes.reasoning_chars) == (len('<think>先想想</think>我在。') + 3, len('<think>先想想</think>'))
+    assert sizes.reasoning_tokens == len('<think>先想想</think>')
+    assert prediction_sizes(str(run), 'm').reasoning_tokens is None
+
+
 def test_tokens_are_counted_only_with_a_counter(run):
     sizes = prediction_sizes(str(run), 'm', lambda prompt, reply: (10, len(reply)), 'a test counter')
     assert (sizes.input_tokens, sizes.output_tokens, sizes.tokens_why) == (30, 9, 'a test counter')

@@ -226,21 +226,24 @@ def test_cost_section_from_predictions_and_logs(run, tmp_path):  # noqa: F811
     for kind, text in (('infer', INFER_LOG.replace('m/', 'm@nosap/')), ('eval', EVAL_LOG)):
         (run / 'logs' / kind / 'm@nosap').mkdir(parents=True)
         (run / 'logs' / kind / 'm@nosap' / f'{DATASETS[0]}.out').write_text(text, encoding='utf-8')
-    # m@sap-v1: predictions but no logs at all: times unknown, never 0.
+    # m@sap-v1: predictions but no logs at all: times unknown, never 0. It thinks: its reasoning is output (cost),
+    # shown as such, though only the answer is scored.
     (run / 'predictions' / 'm@sap-v1').mkdir(parents=True)
     (run / 'predictions' / 'm@sap-v1' / f'{DATASETS[0]}.json').write_text(
-        json.dumps({'0': {'origin_prompt': '你好', 'prediction': '在呢'}}))
+        json.dumps({'0': {'origin_prompt': '你好', 'prediction': '<think>想想</think>\n在呢'}}))
     out_file = tmp_path / 'page.html'
     assert main(['report', str(run), '-o', str(out_file)]) == 0
     page = out_file.read_text(encoding='utf-8')
     assert '<h2>Cost and throughput</h2>' in page
     why = "no tokenizer: m@nosap is not among the models of the run&#x27;s dumped config"
-    assert (f'<tr><td>m@nosap</td><td>2</td><td>6</td><td>4</td><td>-</td><td>-</td><td class="small">{why}</td>'
+    assert (f'<tr><td>m@nosap</td><td>2</td><td>6</td><td data-v="4">4</td><td>-</td><td data-v="">-</td>'
+            f'<td class="small">{why}</td>'
             '<td data-v="14.2600">14.26 s</td><td data-v="2.0100">2.01 s</td>'
             f'<td data-v="{2 / 14.26:.4f}">0.14 items/s</td><td data-v="{4 / 14.26:.4f}">0.28 chars/s</td></tr>') in page
     assert ('<td data-v="">unknown</td><td data-v="">unknown</td><td data-v="">unknown</td><td data-v="">unknown</td>'
             '</tr>') in page
     assert 'm@sap-v1: no inference task log (a --debug run logs to the terminal' in page
+    assert '<tr><td>m@sap-v1</td><td>1</td><td>2</td><td data-v="20">20 (reasoning 18)</td>' in page
 
 
 def test_cost_section_names_models_without_predictions(run, tmp_path):  # noqa: F811
