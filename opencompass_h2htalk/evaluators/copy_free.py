@@ -9,8 +9,9 @@ from ..metrics.copying import COPY_FREE_SUBTASKS, MIN_COPY, copy_free_scores, in
 from ..metrics.unified import ItemScore
 from ..stats import subtask_interval
 
-#: Bumped when what the copy-free score removes changes.
-COPY_FREE_VERSION = 1
+#: Bumped when what the copy-free score removes changes. 2: first and second person folded together when spans are
+#: matched (an echo said back with 你 for 我 is a copy, metrics/copying.py PERSON_FOLD).
+COPY_FREE_VERSION = 2
 
 
 @dataclass
@@ -66,8 +67,8 @@ def copy_free(predictions: Sequence[Any], references: Sequence[str], scored: Seq
     if interval.warning:
         summary['warning'] = interval.warning
     meta = {'version': COPY_FREE_VERSION, 'min_copy': MIN_COPY,
-            'rule': f'spans of >= {MIN_COPY} word characters found verbatim in the item\'s inputs are removed from '
-                    f'prediction and reference before U'}
+            'rule': f'spans of >= {MIN_COPY} word characters found verbatim in the item\'s inputs (first and second '
+                    f'person pronouns folded together) are removed from prediction and reference before U'}
     return CopyFree(items, summary, meta)
 
 

@@ -5,7 +5,10 @@ that, in the way Chinese comforting does, takes up the user's words. The copy-fr
 **and** from the reference, every span of at least ``MIN_COPY`` word characters (letters or digits; punctuation and
 spaces inside a span do not count towards it) that occurs verbatim in the record's inputs, and scores what is left
 with the same U. A parrot keeps nothing and scores 0 (an empty reply); a reply that takes up two of the user's words
-and then says something of its own is scored on what it says.
+and then says something of its own is scored on what it says. Spans are matched with the first and second person
+folded together (我/你/您/咱/俺 count as one character, :data:`PERSON_FOLD`; rule version 2), so that an echo said
+back as 「你……」 for the user's 「我……」 is a copy too: the validity card found one such echo in ten slipping through
+the verbatim rule of version 1.
 
 It is meant for subtasks whose reply answers the user (``COPY_FREE_SUBTASKS``): where the task is to rewrite or
 use the inputs (a memory rewritten in the first person, a schedule built from an overview), copying is the task and
@@ -25,6 +28,9 @@ from .unified import DEFAULT_ALPHA, ItemScore, score_items
 #: A copied span needs at least this many word characters: shorter shared strings are ordinary words and names
 #: (「加班」「小雨」, four-character idioms); a run of six is a phrase taken from the input.
 MIN_COPY = 6
+#: Person pronouns folded together before spans are compared: an echo that turns the user's 我 into 你 (or 您) is
+#: still a copy. One character for one, so that positions in the folded text are positions in the text.
+PERSON_FOLD = str.maketrans({'你': '我', '您': '我', '咱': '我', '俺': '我'})
 #: Subtasks whose reply answers the user, so that copying the inputs is echoing rather than the task.
 COPY_FREE_SUBTASKS = ('dialogue_base', 'dialogue_emotion', 'dialogue_schedule', 'itinerary_feedback', 'safety')
 
@@ -41,9 +47,11 @@ def input_texts(inputs: Mapping[str, Any]) -> List[str]:
 
 def copied_spans(text: str, sources: Sequence[str], min_copy: int = MIN_COPY) -> List[Tuple[int, int]]:
     """The character ranges ``[start, end)`` of ``text`` that occur verbatim in one of ``sources`` and hold at
-    least ``min_copy`` word characters, merged where they overlap or touch, in order."""
+    least ``min_copy`` word characters, merged where they overlap or touch, in order. First and second person are
+    one character for the comparison (:data:`PERSON_FOLD`)."""
     if min_copy < 1:
         raise ValueError(f'min_copy must be at least 1, got {min_copy}')
+    text, sources = text.translate(PERSON_FOLD), [src.translate(PERSON_FOLD) for src in sources]
     spans: List[Tuple[int, int]] = []
     n = len(text)
     for i in range(n):

@@ -53,3 +53,15 @@ def test_copy_free_pairs_strip_both_sides_and_blank_non_strings():
     preds, refs = copy_free_pairs([MESSAGE, None], ['当着全组的面骂了，换谁都难受。', '嗯。'], [[MESSAGE], [MESSAGE]])
     assert preds == ['', '']
     assert refs == ['换谁都难受。', '嗯。']  # the copied run takes the comma after it with it
+
+
+def test_an_echo_said_back_in_the_second_person_is_a_copy():
+    # Rule version 2: 我/你/您/咱/俺 are one character when spans are compared, so the user's 「我真的不想干了」 said back
+    # as 「你真的不想干了」 is copied; what is left keeps its own pronouns.
+    echo = '今天又被领导当着全组的面骂了，你真的不想干了'
+    assert strip_copied(echo, [MESSAGE]) == '' and copied_share(echo, [MESSAGE]) == 1.0
+    reply = '您真的不想干了？那先歇两天，我陪你想想。'
+    assert copied_spans(reply, [MESSAGE]) == [(0, 7)]
+    assert strip_copied(reply, [MESSAGE]) == '？那先歇两天，我陪你想想。'
+    # Other words are not folded: 他 is not the user (five shared characters are no span; the folded 你 makes six).
+    assert copied_spans('他真的不想干', [MESSAGE]) == [] and copied_spans('你真的不想干', [MESSAGE]) == [(0, 6)]
