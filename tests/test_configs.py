@@ -287,3 +287,17 @@ def test_local_model_configs_find_the_fetched_model(family, module, dir_env, env
     for path in paths:
         model = _model(path)
         assert model.get('tokenizer_path', model['path']) == default_model_dir(), path.name
+
+
+@pytest.mark.parametrize('selection,count', [('', 23), ('vllm_qwen3_8b_sap,api_deepseek_v3_2_thinking_sap', 2)])
+def test_the_slurm_configs_model_selection_survives_the_dump_opencompass_reloads(selection, count, tmp_path,
+                                                                                monkeypatch):
+    # OpenCompass dumps the config into the run folder and loads the dump back. Reading the model configs while
+    # h2htalk_slurm.py is parsed once switched mmengine's lazy imports off for the rest of the parse, so the dump
+    # held `type=<class ...>` and every run failed at start (found by the Slurm sweep test).
+    monkeypatch.setenv('H2HTALK_SLURM_MODELS', selection)
+    cfg = Config.fromfile(str(REPO / 'configs/eval/h2htalk_slurm.py'))
+    cfg.dump(str(tmp_path / 'dumped.py'))
+    assert '<class' not in (tmp_path / 'dumped.py').read_text(encoding='utf-8')
+    again = Config.fromfile(str(tmp_path / 'dumped.py'))
+    assert len(again.models) == count and again.models[0]['type'] == 'opencompass_h2htalk.models.SAPVLLMwithChatTemplate'

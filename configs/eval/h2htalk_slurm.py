@@ -1,4 +1,6 @@
-# H2HTalk on a Slurm cluster: inference sharded over a GPU budget with vLLM workers, evaluation unsplit.
+# H2HTalk on a Slurm cluster: the GPU model zoo (every vLLM GPU config of configs/models/ with SAP, docs/zoo.md),
+# inference sharded over a GPU budget with vLLM workers, evaluation unsplit. H2HTALK_SLURM_MODELS picks other configs
+# by name or pattern, e.g. vllm_qwen2_5_7b_instruct_sap,vllm_qwen2_5_72b_instruct_sap (`h2htalk zoo` lists them).
 #
 #   sbatch slurm/driver.sbatch configs/eval/h2htalk_slurm.py       # driver on a CPU node (recommended)
 #   opencompass configs/eval/h2htalk_slurm.py                      # or from a login node
@@ -29,8 +31,6 @@ from opencompass_h2htalk.partitioners import GPUBudgetPartitioner, SweepPartitio
 
 with read_base():
     from ..datasets.h2htalk.h2htalk_gen import h2htalk_datasets
-    from ..models.vllm_qwen2_5_72b_instruct_sap import models as qwen2_5_72b_sap
-    from ..models.vllm_qwen2_5_7b_instruct_sap import models as qwen2_5_7b_sap
     from ..summarizers.h2htalk import h2htalk_summarizer
 
 # Whole-number settings are checked at load (opencompass_h2htalk/settings/env.py): a bad value stops the run with one
@@ -55,8 +55,8 @@ slurm = dict(
     gpus_per_node=__env_int('H2HTALK_SLURM_GPUS_PER_NODE', 8, config=__HERE, setting='gpus_per_node'),
     gpu_memory_gb=__env_int('H2HTALK_SLURM_GPU_MEMORY_GB', 80, config=__HERE, setting='gpu_memory_gb'),  # H200: 141
     # Comma-separated configs of configs/models/ (names without .py, patterns allowed) or 'zoo' (every vLLM GPU
-    # config with SAP); empty: the two Qwen2.5 models imported above.
-    models=__os.environ.get('H2HTALK_SLURM_MODELS', ''),
+    # config with SAP, the default).
+    models=__os.environ.get('H2HTALK_SLURM_MODELS', '').strip() or 'zoo',
     cost=dict(),  # SweepPartitioner's cost overrides, e.g. dict(job_overhead_s=60, models={abbr: dict(load_s=90)})
 )
 # ----------------------------------------------------------------------------------------------------------
@@ -67,11 +67,10 @@ datasets = [
     dict(d, eval_cfg=dict(d['eval_cfg'], evaluator=dict(d['eval_cfg']['evaluator'], embedder=slurm['embedder'])))
     for d in h2htalk_datasets
 ]
-models = [*qwen2_5_7b_sap, *qwen2_5_72b_sap]
-if slurm['models'].strip():
-    models = __import__('opencompass_h2htalk.settings.models', fromlist=['select_models']).select_models(
-        slurm['models'], __os.path.join(__os.path.dirname(__os.path.dirname(__os.path.abspath(__file__))), 'models'),
-        config=__HERE)
+# __file__: the model configs are found beside this folder wherever the repository (or slurm/sweep.sh's link) is.
+models = __import__('opencompass_h2htalk.settings.models', fromlist=['select_models']).select_models(
+    slurm['models'], __os.path.join(__os.path.dirname(__os.path.dirname(__os.path.abspath(__file__))), 'models'),
+    config=__HERE)
 
 _partitioners = dict(
     gpu_budget=dict(type=GPUBudgetPartitioner, gpus=slurm['gpus'], min_task_size=slurm['min_task_size'],

@@ -17,9 +17,20 @@ ZOO = 'zoo'
 
 
 def _models_of(path: str) -> List[Dict]:
-    from mmengine.config import Config  # only when a selection is made: keeps this module import-light
+    """The ``models`` of a model config, read while the eval config that asks is itself being parsed.
 
-    return list(Config.fromfile(path)['models'])
+    mmengine parses a config with ``read_base`` in lazy-import mode (``ConfigDict.lazy``): imported classes stay
+    import paths, so that the config OpenCompass dumps and reloads writes ``type='pkg.Class'``. A nested
+    ``Config.fromfile`` ends by switching that mode off, which would leave the rest of the outer parse with real
+    classes, dumped as ``<class ...>`` and unloadable; so the mode is put back as it was.
+    """
+    from mmengine.config import Config, ConfigDict  # only when a selection is made: keeps this module import-light
+
+    lazy = ConfigDict.lazy
+    try:
+        return list(Config.fromfile(path)['models'])
+    finally:
+        ConfigDict.lazy = lazy
 
 
 def select_models(raw: str, models_dir: str, name: str = 'H2HTALK_SLURM_MODELS', config: str = '') -> List[Dict]:

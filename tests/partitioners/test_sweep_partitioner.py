@@ -9,7 +9,7 @@ from mmengine.config import Config
 from opencompass_h2htalk.cli import main
 from opencompass_h2htalk.data.loader import load_rows
 
-from ..planning.test_scale import QWEN_7B, QWEN_72B, SLURM_CFG, _plan_rows, data24  # noqa: F401 - data24 is a fixture
+from ..planning.test_scale import QWEN_7B, QWEN_72B, SLURM_CFG, _plan_rows, data24, two_models  # noqa: F401 - fixtures
 
 
 @pytest.fixture
