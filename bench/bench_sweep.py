@@ -128,6 +128,8 @@ def main(argv=None) -> int:
                   f'{sched.efficiency:10.1%} {sched.makespan / budget:12.2f}   '
                   f'{breakdown(tasks, sched, settings.job_overhead_s + settings.teardown_s)}')
         new = rows[3][2]
+        if label == 'x1':
+            sweep_x1 = rows[3][1:]  # the whole zoo's SweepPartitioner plan, reused for the whole-node block
         ceiling = _ceiling(models, data, with_load_scale(CostSettings(), scale))
         print(f'{label:9s} no-split ceiling: every GPU model as ONE task, perfectly packed: efficiency {ceiling:.1%} '
               '(unreachable when one whole task outlasts the GPUs\' share of the work)')
@@ -142,31 +144,30 @@ def main(argv=None) -> int:
                         f'{new.makespan / budget:.2f} of GPUBudgetPartitioner\'s '
                         f'({"meets" if new.makespan <= budget / 3 else "misses"} <= 1/3)')
     print('\n' + '\n'.join(verdicts))
-    print('\n' + whole_node_effect(models, data, args.gpus, args.gpus_per_node))
+    print('\n' + whole_node_effect(models, data, args.gpus, args.gpus_per_node, *sweep_x1))
     return 0
 
 
-def whole_node_effect(models: List[dict], data: List[DatasetLoad], gpus: int, gpus_per_node: int) -> str:
-    """SweepPartitioner's sweep with and without the models whose task fills a node (default load times)."""
+def whole_node_effect(models: List[dict], data: List[DatasetLoad], gpus: int, gpus_per_node: int, tasks,
+                      schedule) -> str:
+    """SweepPartitioner's sweep with the models whose task fills a node (``tasks`` and ``schedule``: the x1 plan of
+    the whole zoo, already made) and without them (planned here), at the default load times."""
     from opencompass_h2htalk.partitioners.sweep import cost_of_model
 
-    wide = [m for m in models if int(m.get('run_cfg', {}).get('num_gpus', 0)) >= gpus_per_node]
+    costs = [cost_of_model(m, CostSettings()) for m in models]
+    wide = [c for c in costs if c.gpus >= gpus_per_node]
     if not wide:
         return f'whole-node models: none in the zoo (no task of {gpus_per_node} GPUs)'
-    rest = [m for m in models if m not in wide]
     lines = [f'whole-node models (a task of {gpus_per_node} GPUs fills a node), default load times:']
-    plan = plan_sweep([(cost_of_model(x, CostSettings()), data) for x in models], gpus, CostSettings(),
-                      gpus_per_node=gpus_per_node)
-    for m in wide:
-        c = cost_of_model(m, CostSettings())
-        tasks = [t for t in plan.tasks if t.model == c.model]
-        lines.append(f'  {c.model:45s} {c.weights_gb:5.0f} GB weights, load {c.load_s:4.0f} s, {len(tasks)} task(s), '
-                     f'longest {max(t.seconds for t in tasks):5.0f} s, {sum(t.gpus * t.seconds for t in tasks) / 3600:5.2f} GPU-h')
-    for label, ms in (('with them', models), ('without them', rest)):
-        plan = plan_sweep([(cost_of_model(x, CostSettings()), data) for x in ms], gpus, CostSettings(),
-                          gpus_per_node=gpus_per_node)
-        lines.append(f'  SweepPartitioner {label:13s} makespan {plan.schedule.makespan:5.0f} s, '
-                     f'{plan.schedule.gpu_seconds / 3600:6.2f} GPU-h, efficiency {plan.schedule.efficiency:.1%}')
+    for c in wide:
+        mine = [t for t in tasks if t.model == c.model]
+        lines.append(f'  {c.model:45s} {c.weights_gb:5.0f} GB weights, load {c.load_s:4.0f} s, {len(mine)} task(s), '
+                     f'longest {max(t.seconds for t in mine):5.0f} s, {sum(t.gpus * t.seconds for t in mine) / 3600:5.2f} GPU-h')
+    without = plan_sweep([(c, data) for c in costs if c.gpus < gpus_per_node], gpus, CostSettings(),
+                         gpus_per_node=gpus_per_node).schedule
+    for label, sched in (('with them', schedule), ('without them', without)):
+        lines.append(f'  SweepPartitioner {label:13s} makespan {sched.makespan:5.0f} s, '
+                     f'{sched.gpu_seconds / 3600:6.2f} GPU-h, efficiency {sched.efficiency:.1%}')
     return '\n'.join(lines)
 
 

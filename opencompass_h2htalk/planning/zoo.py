@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
-from .costmodel import CostError, CostSettings, ModelCost
+from .costmodel import ModelCost
 from .nodes import NodeFitError, NodeSpec, check_fits_node
 
 
@@ -65,14 +65,6 @@ def format_zoo(rows: Sequence[ZooRow], node: NodeSpec = NodeSpec()) -> str:
     lines.append(f'node: {node.gpus} GPUs of {node.gpu_memory_gb:g} GB; load s and decode tok/s (whole task) are the '
                  'cost model\'s assumptions (planning/costmodel.py), not measurements')
     return '\n'.join(lines)
-
-
-def cost_or_none(model: Mapping, settings: CostSettings, cost_of_model) -> Tuple[Optional[ModelCost], str]:
-    """``cost_of_model(model, settings)``, or ``(None, why)`` when the cost model cannot size it."""
-    try:
-        return cost_of_model(model, settings), ''
-    except CostError as e:
-        return None, str(e)
 
 
 def pair_stems(stems: Sequence[str]) -> Dict[str, List[str]]:

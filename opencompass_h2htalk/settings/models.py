@@ -53,15 +53,18 @@ def select_models(raw: str, models_dir: str, name: str = 'H2HTALK_SLURM_MODELS',
     if not wanted:
         raise EnvSettingError(f'error: {name}={raw!r}{where}: no model named; give comma-separated config names of '
                               f'{models_dir} (patterns allowed) or {ZOO!r}, or unset it')
+    loaded: Dict[str, List[Dict]] = {}  # each file is parsed once, even when 'zoo' had to read it to decide
+
+    def models_of(stem: str) -> List[Dict]:
+        if stem not in loaded:
+            loaded[stem] = _models_of(os.path.join(models_dir, stem + '.py'))
+        return loaded[stem]
+
     chosen: List[str] = []
     for item in wanted:
         if item == ZOO:
-            found = []
-            for stem in stems:
-                if stem.startswith('vllm_') and stem.endswith('_sap'):
-                    models = _models_of(os.path.join(models_dir, stem + '.py'))
-                    if any(int(m.get('run_cfg', {}).get('num_gpus', 0)) > 0 for m in models):
-                        found.append(stem)
+            found = [stem for stem in stems if stem.startswith('vllm_') and stem.endswith('_sap')
+                     and any(int(m.get('run_cfg', {}).get('num_gpus', 0)) > 0 for m in models_of(stem))]
         else:
             found = fnmatch.filter(stems, item)
         if not found:
@@ -69,4 +72,4 @@ def select_models(raw: str, models_dir: str, name: str = 'H2HTALK_SLURM_MODELS',
                                   f'`ls {models_dir}` lists them (use names without .py, patterns allowed, or '
                                   f'{ZOO!r})')
         chosen += [s for s in found if s not in chosen]
-    return [m for stem in chosen for m in _models_of(os.path.join(models_dir, stem + '.py'))]
+    return [m for stem in chosen for m in models_of(stem)]
